@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh Debian machine: installs the open FPGA
+# tools the tests drive, then runs every test of the workspace.
+#
+#   SSWITCH_PROPTEST_CASES  proptest cases per property (default in each test)
+#   SSWITCH_KEEP_VCD=1      keep every VCD trace, not only failing ones
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+needed=(verilator iverilog yosys gtkwave xvfb)
+missing=()
+for pkg in "${needed[@]}"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+cargo test --workspace --release "$@"

@@ -1,0 +1,47 @@
+//! `sswitch`: the command-line tool of the Scala Switch datapath model.
+//!
+//! Configuration documents, buffer plans, event replay through the
+//! reference model, and hash studies. Every failure is one clear line on
+//! stderr and a non-zero exit, never a panic.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "sswitch",
+    version,
+    about = "Model of a shared-buffer datacenter switch: PFC, ECN, trimming, ECMP and flowlet balancing",
+    long_about = "Model of the Scala Switch's admission and load-balancing datapath.\n\n\
+        Configurations are the platform's `typedParameters` JSON documents; `sswitch config defaults` \
+        prints the default one. Byte units: B, KB (1,000), MB (1,000,000); rates in Gbps; times in ps, ns, us, ms, s."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Configuration documents: defaults, rule checks, patches, buffer plans
+    #[command(subcommand)]
+    Config(commands::config::ConfigCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Config(cmd) => commands::config::run(cmd),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            for line in &failure.lines {
+                eprintln!("{line}");
+            }
+            ExitCode::from(failure.code)
+        }
+    }
+}

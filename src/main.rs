@@ -28,12 +28,21 @@ enum Command {
     /// Configuration documents: defaults, rule checks, patches, buffer plans
     #[command(subcommand)]
     Config(commands::config::ConfigCommand),
+    /// Replay an event file (JSON lines) through the reference datapath
+    Replay(commands::replay::ReplayArgs),
+    /// Print the ECMP flow hash of one five-tuple
+    Hash(commands::hash::HashArgs),
+    /// Measure tier-to-tier hash polarization with random flows
+    Polarization(commands::hash::PolarizationArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Config(cmd) => commands::config::run(cmd),
+        Command::Replay(args) => commands::replay::run(args),
+        Command::Hash(args) => commands::hash::run_hash(args),
+        Command::Polarization(args) => commands::hash::run_polarization(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

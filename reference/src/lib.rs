@@ -5,11 +5,24 @@
 //! ```text
 //!  config (document, rules, patch) -> SwitchConfig
 //!      -> buffer_plan (start-up derivation) -> BufferPlan
-//!      -> blocks consume the plan and an event stream
+//!      -> block parameters (the registers) -> blocks:
+//!         classify, buffer_manager, ecn_marker, ecmp_hash, flowlet
+//!      -> switch (the datapath of one switch) <- replay (event lines)
 //! ```
 
+pub mod buffer_manager;
 pub mod buffer_plan;
+pub mod classify;
 pub mod config;
+pub mod ecmp_hash;
+pub mod ecn_marker;
+pub mod flowlet;
+pub mod lfsr;
+pub mod polarization;
+pub mod ports;
+pub mod replay;
+pub mod switch;
+pub mod workload;
 
 pub use buffer_plan::{BufferPlan, EgressLimit, PoolPlan};
 pub use config::{Document, SwitchConfig, Topology};

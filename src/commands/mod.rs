@@ -1,8 +1,15 @@
 //! Subcommands of `sswitch`, one module each.
 
 pub mod config;
+pub mod hash;
+pub mod replay;
 
+use reference::classify::UetCodepoints;
 use reference::config::{validate, Document, Topology, Validated};
+use reference::ports::PortMap;
+use reference::switch::{Switch, SwitchIdentity};
+use reference::BufferPlan;
+use std::path::PathBuf;
 use std::fmt::Display;
 use std::path::Path;
 
@@ -50,4 +57,39 @@ pub fn validated(doc: &Document, topology: &Topology) -> Result<Validated, Failu
             Err(Failure::rules(lines))
         }
     }
+}
+
+/// The switch a replay or simulation runs: configuration, ports, identity.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SwitchArgs {
+    /// The switch's `typedParameters` JSON; the default configuration when left out
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Ports with a link, numbered 0..N-1
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub connected_ports: u32,
+    /// How many of the ports (the highest-numbered) are uplinks; the rest face NICs
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub uplinks: u32,
+    /// Node id: sets the ECMP salt and the random seeds
+    #[arg(long, value_name = "ID", default_value_t = 0)]
+    pub node_id: u32,
+    /// Simulation seed of the random draws (ECN marking, flowlet ties)
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Run number, mixed into the flowlet draw's seed
+    #[arg(long, value_name = "R", default_value_t = 0)]
+    pub run: u32,
+}
+
+/// Loads, validates and plans the configuration and builds the switch.
+pub fn build_switch(args: &SwitchArgs) -> Result<Switch, Failure> {
+    let doc = load_document(args.config.as_deref())?;
+    let ports = args.connected_ports;
+    let config = validated(&doc, &Topology { connected_ports: Some(ports), nic_models: vec![] })?.config;
+    let plan = BufferPlan::derive(&config, ports).map_err(|e| Failure::rules(vec![e.to_string()]))?;
+    let port_map = PortMap::from_config(&config, ports as usize, args.uplinks as usize);
+    let identity = SwitchIdentity { node_id: args.node_id, sim_seed: args.seed, run: args.run };
+    Switch::new(&config, plan, port_map, identity, UetCodepoints::default())
+        .map_err(|e| Failure::rules(vec![e.to_string()]))
 }

@@ -50,3 +50,34 @@ pub fn scratch_file(test: &str, name: &str, contents: &str) -> PathBuf {
     std::fs::write(&path, contents).unwrap();
     path
 }
+
+use reference::classify::UetCodepoints;
+use reference::config::{validate, Topology};
+use reference::ports::PortMap;
+use reference::replay::Replayer;
+use reference::switch::{Switch, SwitchIdentity};
+use reference::BufferPlan;
+
+/// A reference switch of `ports` ports (the last `uplinks` are uplinks).
+pub fn switch_of(doc: &Document, ports: u32, uplinks: usize) -> Switch {
+    let topology = Topology { connected_ports: Some(ports), nic_models: vec![] };
+    let config = validate(doc, &topology).unwrap_or_else(|r| panic!("{r}")).config;
+    let plan = BufferPlan::derive(&config, ports).unwrap();
+    let map = PortMap::from_config(&config, ports as usize, uplinks);
+    Switch::new(&config, plan, map, SwitchIdentity { node_id: 7, sim_seed: 1, run: 0 }, UetCodepoints::default()).unwrap()
+}
+
+/// Replays lines and returns the results (panics on a replay error).
+pub fn replay_lines(replayer: &mut Replayer, lines: &[String]) -> Vec<Value> {
+    lines.iter().filter_map(|l| replayer.line(l).unwrap_or_else(|e| panic!("{e}"))).collect()
+}
+
+pub fn arrive_line(t_ns: u64, port: u16, dscp: u8, bytes: u32, members: &[u16]) -> String {
+    json!({"t_ns": t_ns, "kind": "arrive", "port": port, "dscp": dscp, "ecn": "ect0", "bytes": bytes,
+           "proto": 17, "src": "10.0.0.1", "dst": "10.0.0.2", "sport": 1000, "dport": 4791, "members": members})
+        .to_string()
+}
+
+pub fn seq_line(t_ns: u64, kind: &str, seq: usize) -> String {
+    json!({"t_ns": t_ns, "kind": kind, "seq": seq}).to_string()
+}

@@ -1,6 +1,10 @@
 //! Hardware blocks of the switch datapath in `rust_hdl`, for synthesis and
-//! cycle-accurate simulation: shared buffer manager (PFC, headroom, pools,
-//! egress limits, trimming), ECN marker, ECMP hash and flowlet tables.
+//! cycle-accurate simulation. Each block takes its configuration as
+//! register writes (see `reference::register_map`) and is proven equal to
+//! its reference model in `testbench/`.
 //!
-//! Each block consumes the register image derived from the reference
-//! model's buffer plan. Nothing is implemented here yet.
+//! * [`ecmp_hash::EcmpHash`]: flow hash and member, one key per clock.
+//! * [`ecn_marker::EcnMarker`]: EWMA per queue in block RAM and the marking decision.
+
+pub mod crc_matrix;
+pub mod ecmp_hash;

@@ -20,6 +20,7 @@ pub mod flowlet;
 pub mod lfsr;
 pub mod polarization;
 pub mod ports;
+pub mod register_map;
 pub mod replay;
 pub mod switch;
 pub mod workload;

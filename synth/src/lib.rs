@@ -1,3 +1,15 @@
-//! Verilog generation for FPGA flows and the open tool flow around it
-//! (Verilator lint, Icarus replay, Yosys synthesis, nextpnr).
-//! Nothing is implemented here yet.
+//! Verilog generation for FPGA flows and the open tool flow around it:
+//! Verilator lint, Yosys synthesis for iCE40 and ECP5, Icarus simulation.
+//!
+//! ```text
+//!  hdl block ──generate──► top.v ──► verilator --lint-only -Wall
+//!                                 ├─► yosys synth_ice40 / synth_ecp5
+//!                                 └─► iverilog + vvp (testbench replays)
+//! ```
+//!
+//! A tool that is not installed is an error, never a skip.
+
+pub mod blocks;
+pub mod tools;
+
+pub use blocks::HardwareBlock;

@@ -1,0 +1,161 @@
+//! The cycle stepper and scoreboard.
+//!
+//! A cycle: the driver sets the block's inputs while the clock is low, the
+//! design settles, the clock rises, the design settles again, and the
+//! monitor samples the outputs. A block of latency L answers an input of
+//! cycle n in the sample of cycle n + L - 1. The stepper calls rust_hdl's
+//! `simulate` directly (no testbench threads), which runs millions of
+//! cycles per second on small blocks.
+
+use crate::waves::Waves;
+use rust_hdl::prelude::*;
+use std::fmt;
+
+/// A named port and its width in bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Port {
+    pub name: &'static str,
+    pub width: usize,
+    /// The GTKWave group (channel) it belongs to.
+    pub channel: &'static str,
+}
+
+pub const fn port(name: &'static str, width: usize, channel: &'static str) -> Port {
+    Port { name, width, channel }
+}
+
+/// A hardware block as the harness sees it.
+pub trait Harness {
+    type Uut: Block;
+    /// The block's name (file names, messages).
+    const NAME: &'static str;
+    /// Inputs the driver sets each cycle, in trace order (clock excluded).
+    const INPUTS: &'static [Port];
+    /// Outputs the monitor samples each cycle, in trace order.
+    const OUTPUTS: &'static [Port];
+    fn build(&self) -> Self::Uut;
+    fn set_clock(uut: &mut Self::Uut, high: bool);
+    fn drive(uut: &mut Self::Uut, values: &[u64]);
+    fn observe(uut: &Self::Uut) -> Vec<u64>;
+}
+
+/// Stimulus and expected outputs, cycle by cycle. `None`: don't care.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    pub inputs: Vec<Vec<u64>>,
+    pub expected: Vec<Vec<Option<u64>>>,
+}
+
+impl Trace {
+    pub fn cycles(&self) -> usize {
+        self.inputs.len()
+    }
+}
+
+/// The first cycle where hardware and reference disagree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    pub block: &'static str,
+    pub cycle: usize,
+    pub signal: &'static str,
+    pub expected: u64,
+    pub actual: u64,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: cycle {}: {} expected {:#x}, got {:#x}", self.block, self.cycle, self.signal, self.expected, self.actual)
+    }
+}
+
+impl std::error::Error for Mismatch {}
+
+/// Half a clock period in ps (100 MHz), for VCD timestamps.
+pub const HALF_PERIOD_PS: u64 = 5_000;
+const SETTLE_ITERATIONS: usize = 200;
+
+/// Steps a block cycle by cycle, optionally writing a VCD.
+pub struct Stepper<H: Harness> {
+    pub uut: H::Uut,
+    cycle: u64,
+    waves: Option<Waves>,
+}
+
+impl<H: Harness> Stepper<H> {
+    pub fn new(harness: &H, waves: Option<Waves>) -> Stepper<H> {
+        let mut uut = harness.build();
+        uut.connect_all();
+        let mut waves = waves;
+        if let Some(w) = waves.as_mut() {
+            w.start(&uut);
+        }
+        Stepper { uut, cycle: 0, waves }
+    }
+
+    /// One clock cycle with `inputs`; returns the sampled outputs.
+    pub fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
+        H::drive(&mut self.uut, inputs);
+        H::set_clock(&mut self.uut, false);
+        assert!(simulate(&mut self.uut, SETTLE_ITERATIONS), "{} did not settle", H::NAME);
+        let t = self.cycle * 2 * HALF_PERIOD_PS;
+        if let Some(w) = self.waves.as_mut() {
+            w.sample(t, &self.uut);
+        }
+        H::set_clock(&mut self.uut, true);
+        assert!(simulate(&mut self.uut, SETTLE_ITERATIONS), "{} did not settle", H::NAME);
+        if let Some(w) = self.waves.as_mut() {
+            w.sample(t + HALF_PERIOD_PS, &self.uut);
+        }
+        self.cycle += 1;
+        H::observe(&self.uut)
+    }
+
+    pub fn finish(self) -> Option<Waves> {
+        self.waves
+    }
+}
+
+/// Runs a trace and compares every cycle; the first mismatch is the error.
+pub fn run<H: Harness>(harness: &H, trace: &Trace, waves: Option<Waves>) -> Result<Option<Waves>, Mismatch> {
+    let mut stepper = Stepper::new(harness, waves);
+    for (cycle, (inputs, expected)) in trace.inputs.iter().zip(&trace.expected).enumerate() {
+        let actual = stepper.step(inputs);
+        for ((port, want), got) in H::OUTPUTS.iter().zip(expected).zip(&actual) {
+            if let Some(want) = want {
+                if want != got {
+                    let waves = stepper.finish();
+                    if let Some(w) = waves {
+                        w.close();
+                    }
+                    return Err(Mismatch { block: H::NAME, cycle, signal: port.name, expected: *want, actual: *got });
+                }
+            }
+        }
+    }
+    Ok(stepper.finish())
+}
+
+/// Runs a trace; on a mismatch runs it again writing `test_name`'s VCD
+/// (kept for the failing case), and with SSWITCH_KEEP_VCD=1 writes it
+/// for passing runs too.
+pub fn check<H: Harness>(harness: &H, trace: &Trace, test_name: &str) -> Result<(), Mismatch> {
+    let keep_all = std::env::var("SSWITCH_KEEP_VCD").is_ok_and(|v| v == "1");
+    let waves = keep_all.then(|| Waves::create::<H>(test_name));
+    match run(harness, trace, waves) {
+        Ok(waves) => {
+            if let Some(w) = waves {
+                w.close();
+            }
+            Ok(())
+        }
+        Err(mismatch) => {
+            let _ = run(harness, trace, Some(Waves::create::<H>(test_name)));
+            Err(mismatch)
+        }
+    }
+}
+
+/// Reads a `Bits` output as a u64.
+pub fn bits_u64<const N: usize>(b: Bits<N>) -> u64 {
+    b.to_u64()
+}

@@ -1,0 +1,212 @@
+//! Co-simulation adapter of the ECMP hash block: its ports, the stimulus
+//! operations, and the reference model's expected outputs.
+
+use crate::cosim::{port, Harness, Port, Trace};
+use hdl::ecmp_hash::{EcmpHash, LATENCY};
+use reference::ecmp_hash::{flow_hash, member_index, EcmpHashParams, FlowKey};
+use reference::register_map::{apply_ecmp_hash_write, ecmp_hash_reset_params, RegisterWrite};
+
+/// One cycle of stimulus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Idle,
+    Reset,
+    Write(RegisterWrite),
+    Key(FlowKey, u8),
+}
+
+/// The harness; `fault` builds a deliberately wrong reference (tests only).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EcmpHashBench {
+    pub fault: Option<Fault>,
+}
+
+/// Wrong reference variants that must make the co-simulation fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Member off by one.
+    MemberOffByOne,
+    /// The salt ignored by crc32WithSalt's CRC.
+    UnsaltedCrc,
+}
+
+const CFG: &str = "configuration";
+const KEY: &str = "key";
+const RESULT: &str = "result";
+
+impl Harness for EcmpHashBench {
+    type Uut = EcmpHash;
+    const NAME: &'static str = "ecmp_hash";
+    const INPUTS: &'static [Port] = &[
+        port("reset", 1, "control"),
+        port("cfg_write", 1, CFG),
+        port("cfg_address", 8, CFG),
+        port("cfg_data", 32, CFG),
+        port("key_valid", 1, KEY),
+        port("key_proto", 8, KEY),
+        port("key_src", 32, KEY),
+        port("key_dst", 32, KEY),
+        port("key_sport", 16, KEY),
+        port("key_dport", 16, KEY),
+        port("set_size", 7, KEY),
+    ];
+    const OUTPUTS: &'static [Port] = &[
+        port("hash_valid", 1, RESULT),
+        port("flow_hash", 16, RESULT),
+        port("member", 6, RESULT),
+        port("crc", 32, RESULT),
+        port("crc_valid", 1, RESULT),
+    ];
+
+    fn build(&self) -> EcmpHash {
+        EcmpHash::default()
+    }
+
+    fn set_clock(uut: &mut EcmpHash, high: bool) {
+        uut.clock.next = high.into();
+    }
+
+    fn drive(uut: &mut EcmpHash, v: &[u64]) {
+        uut.reset.next = v[0] != 0;
+        uut.cfg_write.next = v[1] != 0;
+        uut.cfg_address.next = v[2].into();
+        uut.cfg_data.next = v[3].into();
+        uut.key_valid.next = v[4] != 0;
+        uut.key_proto.next = v[5].into();
+        uut.key_src.next = v[6].into();
+        uut.key_dst.next = v[7].into();
+        uut.key_sport.next = v[8].into();
+        uut.key_dport.next = v[9].into();
+        uut.set_size.next = v[10].into();
+    }
+
+    fn observe(uut: &EcmpHash) -> Vec<u64> {
+        vec![
+            uut.hash_valid.val() as u64,
+            uut.flow_hash.val().to_u64(),
+            uut.member.val().to_u64(),
+            uut.crc.val().to_u64(),
+            uut.crc_valid.val() as u64,
+        ]
+    }
+}
+
+fn inputs_of(op: &Op) -> Vec<u64> {
+    let mut v = vec![0u64; 11];
+    match *op {
+        Op::Idle => {}
+        Op::Reset => v[0] = 1,
+        Op::Write(w) => {
+            v[1] = 1;
+            v[2] = w.address as u64;
+            v[3] = w.data as u64;
+        }
+        Op::Key(k, size) => {
+            v[4] = 1;
+            v[5] = k.proto as u64;
+            v[6] = k.src as u64;
+            v[7] = k.dst as u64;
+            v[8] = k.sport as u64;
+            v[9] = k.dport as u64;
+            v[10] = size as u64;
+        }
+    }
+    v
+}
+
+impl EcmpHashBench {
+    /// The reference's answer for one key.
+    fn expected(&self, params: &EcmpHashParams, key: &FlowKey, size: u8) -> Vec<Option<u64>> {
+        let mut p = *params;
+        if self.fault == Some(Fault::UnsaltedCrc) && p.method == reference::config::HashMethod::Crc32WithSalt {
+            p.salt = 0;
+        }
+        let h = flow_hash(&p, key, size as usize);
+        let mut member = member_index(h.flow_hash, size.max(1) as usize) as u64;
+        if self.fault == Some(Fault::MemberOffByOne) && size > 1 {
+            member = (member + 1) % size as u64;
+        }
+        vec![Some(1), Some(h.flow_hash as u64), Some(member), h.crc32.map(|c| c as u64), Some(h.crc32.is_some() as u64)]
+    }
+
+    /// Turns stimulus into a trace: every cycle's inputs, and the outputs
+    /// the reference expects `LATENCY - 1` samples later. The first
+    /// `LATENCY` cycles hold reset (Verilog registers start unknown).
+    /// Register writes must only come when no key is in flight.
+    pub fn trace(&self, ops: &[Op]) -> Trace {
+        let mut all: Vec<Op> = vec![Op::Reset; LATENCY];
+        all.extend_from_slice(ops);
+        all.extend(std::iter::repeat_n(Op::Idle, LATENCY));
+        let idle = vec![Some(0), None, None, None, None];
+        let mut expected = vec![idle.clone(); all.len()];
+        let mut params = ecmp_hash_reset_params();
+        for (cycle, op) in all.iter().enumerate() {
+            match op {
+                Op::Write(w) => apply_ecmp_hash_write(&mut params, *w),
+                Op::Key(key, size) => {
+                    let at = cycle + LATENCY - 1;
+                    let reset_in_flight = all[cycle..=at].iter().any(|o| *o == Op::Reset);
+                    if !reset_in_flight {
+                        expected[at] = self.expected(&params, key, *size);
+                    }
+                }
+                Op::Idle | Op::Reset => {}
+            }
+        }
+        // Before the first reset has emptied the pipeline nothing is known.
+        for e in expected.iter_mut().take(LATENCY - 1) {
+            *e = vec![None; 5];
+        }
+        Trace { inputs: all.iter().map(inputs_of).collect(), expected }
+    }
+}
+
+/// Stimulus generators for proptest.
+pub mod strategies {
+    use super::Op;
+    use hdl::ecmp_hash::LATENCY;
+    use proptest::prelude::*;
+    use reference::ecmp_hash::FlowKey;
+    use reference::register_map::{RegisterWrite, ECMP_HASH_METHOD, ECMP_HASH_SALT};
+
+    fn corner_u32() -> impl Strategy<Value = u32> {
+        prop_oneof![Just(0u32), Just(1), Just(2), Just(u32::MAX), Just(0x8000_0000), Just(0x1FF), Just(0x200), any::<u32>()]
+    }
+
+    fn corner_u16() -> impl Strategy<Value = u16> {
+        prop_oneof![Just(0u16), Just(1), Just(u16::MAX), Just(0x8000), any::<u16>()]
+    }
+
+    pub fn key() -> impl Strategy<Value = FlowKey> {
+        let proto = prop_oneof![Just(6u8), Just(17), Just(1), Just(0), Just(255), any::<u8>()];
+        (proto, corner_u32(), corner_u32(), corner_u16(), corner_u16())
+            .prop_map(|(proto, src, dst, sport, dport)| FlowKey { proto, src, dst, sport, dport })
+    }
+
+    pub fn set_size() -> impl Strategy<Value = u8> {
+        prop_oneof![Just(0u8), Just(1), Just(2), Just(3), Just(63), Just(64), 1u8..=64]
+    }
+
+    /// A configuration burst: method and salt, written with the pipeline empty.
+    pub fn program() -> impl Strategy<Value = Vec<Op>> {
+        (0u32..8, any::<u32>()).prop_map(|(method, salt)| {
+            let mut ops = vec![Op::Idle; LATENCY];
+            ops.push(Op::Write(RegisterWrite { address: ECMP_HASH_METHOD, data: method }));
+            ops.push(Op::Write(RegisterWrite { address: ECMP_HASH_SALT, data: salt }));
+            ops
+        })
+    }
+
+    /// Bursts of back-to-back keys, idle gaps, resets and reprogramming.
+    pub fn ops(len: usize) -> impl Strategy<Value = Vec<Op>> {
+        let burst = prop::collection::vec((key(), set_size()).prop_map(|(k, s)| Op::Key(k, s)), 1..64);
+        let gap = (1usize..8).prop_map(|n| vec![Op::Idle; n]);
+        let reset = Just(vec![Op::Reset]);
+        let chunk = prop_oneof![8 => burst, 2 => gap, 1 => reset, 1 => program()];
+        (program(), prop::collection::vec(chunk, 1..len)).prop_map(|(first, chunks)| {
+            let mut ops = first;
+            ops.extend(chunks.into_iter().flatten());
+            ops
+        })
+    }
+}

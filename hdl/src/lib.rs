@@ -8,3 +8,4 @@
 
 pub mod crc_matrix;
 pub mod ecmp_hash;
+pub mod ecn_marker;

@@ -67,6 +67,11 @@ pub fn to_q16(fraction: Decimal) -> u32 {
 }
 
 impl EcnParams {
+    /// What a hardware block holds before any register write: all zero.
+    pub fn zeroed() -> EcnParams {
+        EcnParams { enable: false, weight_q16: 0, max_prob_q16: 0, bands: [EcnBand::default(); CLASSES] }
+    }
+
     pub fn from_plan(config: &SwitchConfig, plan: &BufferPlan) -> EcnParams {
         let mut bands = [EcnBand::default(); CLASSES];
         for (band, pool) in bands.iter_mut().zip(&plan.pools) {
@@ -127,6 +132,15 @@ impl EcnMarker {
 
     pub fn params(&self) -> &EcnParams {
         &self.params
+    }
+
+    pub fn params_mut(&mut self) -> &mut EcnParams {
+        &mut self.params
+    }
+
+    /// Restarts the draw from `seed` (0 becomes the LFSR's replacement seed).
+    pub fn reseed(&mut self, seed: u32) {
+        self.lfsr = Lfsr::new(seed);
     }
 
     pub fn mean_bytes(&self, port: usize, pool: usize) -> u32 {

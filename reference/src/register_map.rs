@@ -112,3 +112,26 @@ pub fn apply_ecmp_hash_write(p: &mut EcmpHashParams, w: RegisterWrite) {
 pub fn ecmp_hash_reset_params() -> EcmpHashParams {
     EcmpHashParams { method: HashMethod::Dpr, salt: 0 }
 }
+
+/// Applies one register write to an ECN marker, as the hardware decodes
+/// it: fields keep their register width (`weight_q16` 17 bits, shifts 5),
+/// a seed write restarts the draw, unknown addresses are ignored.
+pub fn apply_ecn_write(marker: &mut crate::ecn_marker::EcnMarker, w: RegisterWrite) {
+    let p = marker.params_mut();
+    match w.address {
+        ECN_ENABLE => p.enable = w.data & 1 != 0,
+        ECN_WEIGHT => p.weight_q16 = w.data & 0x1_FFFF,
+        ECN_MAX_PROB => p.max_prob_q16 = w.data as u16,
+        ECN_SEED => marker.reseed(w.data),
+        a if (ECN_BAND_BASE..ECN_BAND_BASE + 4 * CLASSES as u8).contains(&a) => {
+            let band = &mut p.bands[((a - ECN_BAND_BASE) / 4) as usize];
+            match (a - ECN_BAND_BASE) % 4 {
+                ECN_BAND_MIN => band.min_bytes = w.data,
+                ECN_BAND_MAX => band.max_bytes = w.data,
+                ECN_BAND_SHIFT => band.range_shift = (w.data & 0x1F) as u8,
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+}

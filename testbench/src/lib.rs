@@ -14,6 +14,7 @@
 
 pub mod cosim;
 pub mod ecmp_hash_bench;
+pub mod ecn_marker_bench;
 pub mod verilog_replay;
 pub mod waves;
 

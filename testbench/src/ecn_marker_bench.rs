@@ -1,0 +1,233 @@
+//! Co-simulation adapter of the ECN marker block: its ports, stimulus
+//! operations, and the reference marker's expected outputs.
+
+use crate::cosim::{port, Harness, Port, Trace};
+use hdl::ecn_marker::{EcnMarker, LATENCY};
+use reference::ecn_marker::{EcnMarker as ReferenceMarker, EcnParams};
+use reference::register_map::{apply_ecn_write, RegisterWrite};
+
+/// One cycle of stimulus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Idle,
+    Reset,
+    Write(RegisterWrite),
+    Update { port: u8, pool: u8, queue_bytes: u32 },
+    Decide { port: u8, pool: u8, ect: bool },
+}
+
+/// Wrong reference variants that must make the co-simulation fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The decision reads the band of the neighbouring pool (pool ^ 1).
+    NeighbourPoolBand,
+    /// No read-after-write forwarding: back-to-back updates see stale data.
+    StaleAverage,
+}
+
+/// The harness for a marker with `A` address bits (`2^(A-3)` ports).
+#[derive(Clone, Copy, Debug)]
+pub struct EcnMarkerBench<const A: usize> {
+    pub ports: usize,
+    pub fault: Option<Fault>,
+}
+
+impl<const A: usize> EcnMarkerBench<A> {
+    pub fn new(ports: usize) -> Self {
+        EcnMarkerBench { ports, fault: None }
+    }
+}
+
+const CFG: &str = "configuration";
+const EVENT: &str = "event";
+const RESULT: &str = "result";
+
+impl<const A: usize> Harness for EcnMarkerBench<A> {
+    type Uut = EcnMarker<A>;
+    const NAME: &'static str = "ecn_marker";
+    const INPUTS: &'static [Port] = &[
+        port("reset", 1, "control"),
+        port("cfg_write", 1, CFG),
+        port("cfg_address", 8, CFG),
+        port("cfg_data", 32, CFG),
+        port("op_update", 1, EVENT),
+        port("op_decide", 1, EVENT),
+        port("queue_port", 8, EVENT),
+        port("queue_pool", 3, EVENT),
+        port("queue_bytes", 32, EVENT),
+        port("ect", 1, EVENT),
+    ];
+    const OUTPUTS: &'static [Port] = &[
+        port("update_valid", 1, RESULT),
+        port("decision_valid", 1, RESULT),
+        port("marked", 1, RESULT),
+        port("mean_bytes", 32, RESULT),
+    ];
+
+    fn build(&self) -> EcnMarker<A> {
+        EcnMarker::new(self.ports).expect("a valid port count")
+    }
+
+    fn set_clock(uut: &mut EcnMarker<A>, high: bool) {
+        uut.clock.next = high.into();
+    }
+
+    fn drive(uut: &mut EcnMarker<A>, v: &[u64]) {
+        uut.reset.next = v[0] != 0;
+        uut.cfg_write.next = v[1] != 0;
+        uut.cfg_address.next = v[2].into();
+        uut.cfg_data.next = v[3].into();
+        uut.op_update.next = v[4] != 0;
+        uut.op_decide.next = v[5] != 0;
+        uut.queue_port.next = v[6].into();
+        uut.queue_pool.next = v[7].into();
+        uut.queue_bytes.next = v[8].into();
+        uut.ect.next = v[9] != 0;
+    }
+
+    fn observe(uut: &EcnMarker<A>) -> Vec<u64> {
+        vec![
+            uut.update_valid.val() as u64,
+            uut.decision_valid.val() as u64,
+            uut.marked.val() as u64,
+            uut.mean_bytes.val().to_u64(),
+        ]
+    }
+}
+
+fn inputs_of(op: &Op) -> Vec<u64> {
+    let mut v = vec![0u64; 10];
+    match *op {
+        Op::Idle => {}
+        Op::Reset => v[0] = 1,
+        Op::Write(w) => {
+            v[1] = 1;
+            v[2] = w.address as u64;
+            v[3] = w.data as u64;
+        }
+        Op::Update { port, pool, queue_bytes } => {
+            v[4] = 1;
+            v[6] = port as u64;
+            v[7] = pool as u64;
+            v[8] = queue_bytes as u64;
+        }
+        Op::Decide { port, pool, ect } => {
+            v[5] = 1;
+            v[6] = port as u64;
+            v[7] = pool as u64;
+            v[9] = ect as u64;
+        }
+    }
+    v
+}
+
+impl<const A: usize> EcnMarkerBench<A> {
+    /// Turns stimulus into a trace. An operation answers `LATENCY - 1`
+    /// samples later; a reset cancels the operations of its own and the
+    /// previous cycle. Register writes must come with no operation in flight.
+    pub fn trace(&self, ops: &[Op]) -> Trace {
+        let mut all: Vec<Op> = vec![Op::Reset; LATENCY];
+        all.extend_from_slice(ops);
+        all.extend(std::iter::repeat_n(Op::Idle, LATENCY));
+        let mut marker = ReferenceMarker::new(EcnParams::zeroed(), 1 << (A - 3), 0);
+        let idle = vec![Some(0), Some(0), Some(0), None];
+        let mut expected = vec![idle; all.len()];
+        let mut stale_mean: Option<(u8, u8, u32)> = None;
+        for (cycle, op) in all.iter().enumerate() {
+            let cancelled = all.get(cycle + 1) == Some(&Op::Reset) || *op == Op::Reset;
+            let at = cycle + LATENCY - 1;
+            match *op {
+                Op::Write(w) => apply_ecn_write(&mut marker, w),
+                Op::Update { port, pool, queue_bytes } if !cancelled => {
+                    let before = marker.mean_bytes(port as usize, pool as usize);
+                    marker.update(port as usize, pool as usize, queue_bytes);
+                    let mut mean = marker.mean_bytes(port as usize, pool as usize);
+                    if let (Some(Fault::StaleAverage), Some((p, q, stale))) = (self.fault, stale_mean) {
+                        if (p, q) == (port, pool) {
+                            mean = reference::ecn_marker::ewma_step(stale, queue_bytes, marker.params().weight_q16);
+                        }
+                    }
+                    stale_mean = Some((port, pool, before));
+                    expected[at] = vec![Some(1), Some(0), Some(0), Some(mean as u64)];
+                }
+                Op::Decide { port, pool, ect } if !cancelled => {
+                    let swap = self.fault == Some(Fault::NeighbourPoolBand);
+                    if swap {
+                        marker.params_mut().bands.swap(pool as usize, pool as usize ^ 1);
+                    }
+                    let marked = marker.decide(port as usize, pool as usize, 0, ect);
+                    if swap {
+                        marker.params_mut().bands.swap(pool as usize, pool as usize ^ 1);
+                    }
+                    let mean = marker.mean_bytes(port as usize, pool as usize);
+                    stale_mean = None;
+                    expected[at] = vec![Some(0), Some(1), Some(marked as u64), Some(mean as u64)];
+                }
+                _ => stale_mean = None,
+            }
+        }
+        for e in expected.iter_mut().take(LATENCY - 1) {
+            *e = vec![None; 4];
+        }
+        Trace { inputs: all.iter().map(inputs_of).collect(), expected }
+    }
+}
+
+/// Stimulus generators for proptest.
+pub mod strategies {
+    use super::Op;
+    use hdl::ecn_marker::LATENCY;
+    use proptest::prelude::*;
+    use reference::ecn_marker::{EcnBand, EcnParams};
+    use reference::register_map::{ecn_marker_image, RegisterWrite};
+
+    fn band() -> impl Strategy<Value = EcnBand> {
+        let edge = prop_oneof![0u32..200_000, Just(0), Just(u32::MAX), any::<u32>()];
+        (edge.clone(), prop_oneof![4 => 0u32..300_000, 1 => Just(0), 1 => any::<u32>()])
+            .prop_map(|(min, width)| EcnBand::new(min, min.saturating_add(width)))
+    }
+
+    /// A configuration burst written with nothing in flight.
+    pub fn program() -> impl Strategy<Value = Vec<Op>> {
+        let weight = prop_oneof![Just(0u32), Just(1), Just(6554), Just(32768), Just(65535), Just(65536), 65537u32..131072, 0u32..65537];
+        let max_prob = prop_oneof![Just(0u16), Just(65535), Just(32768), any::<u16>()];
+        (prop::bool::weighted(0.85), weight, max_prob, prop::array::uniform8(band()), any::<u32>())
+            .prop_map(|(enable, weight_q16, max_prob_q16, bands, seed)| {
+                let params = EcnParams { enable, weight_q16, max_prob_q16, bands };
+                let mut ops = vec![Op::Idle; LATENCY];
+                ops.extend(ecn_marker_image(&params, seed).into_iter().map(Op::Write));
+                ops
+            })
+    }
+
+    fn queue_bytes() -> impl Strategy<Value = u32> {
+        prop_oneof![6 => 0u32..500_000, 1 => Just(0), 1 => Just(u32::MAX), 1 => any::<u32>()]
+    }
+
+    /// Updates and decisions on a few queues (so back-to-back hits on one
+    /// queue are common), idle gaps, resets and reprogramming.
+    pub fn ops(ports: u8, len: usize) -> impl Strategy<Value = Vec<Op>> {
+        let queue = (0..ports.min(3), 0u8..8);
+        let event = prop_oneof![
+            3 => (queue.clone(), queue_bytes()).prop_map(|((port, pool), queue_bytes)| Op::Update { port, pool, queue_bytes }),
+            2 => (queue, prop::bool::weighted(0.8)).prop_map(|((port, pool), ect)| Op::Decide { port, pool, ect }),
+            1 => (0..ports, 0u8..8, queue_bytes()).prop_map(|(port, pool, queue_bytes)| Op::Update { port, pool, queue_bytes }),
+        ];
+        let burst = prop::collection::vec(event, 1..48);
+        let gap = (1usize..6).prop_map(|n| vec![Op::Idle; n]);
+        let chunk = prop_oneof![10 => burst, 2 => gap, 1 => Just(vec![Op::Reset]), 1 => program()];
+        (program(), prop::collection::vec(chunk, 1..len)).prop_map(|(first, chunks)| {
+            let mut ops = first;
+            ops.extend(chunks.into_iter().flatten());
+            ops
+        })
+    }
+
+    /// Writes with nothing in flight are assumed by the trace; check it.
+    pub fn writes_are_quiet(ops: &[Op]) -> bool {
+        ops.windows(LATENCY + 1).all(|w| {
+            !matches!(w[LATENCY], Op::Write(RegisterWrite { .. }))
+                || w[..LATENCY].iter().all(|o| matches!(o, Op::Idle | Op::Write(_) | Op::Reset))
+        })
+    }
+}

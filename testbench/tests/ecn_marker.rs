@@ -1,0 +1,122 @@
+//! The ECN marker block against the reference, in rust_hdl and in Verilog.
+
+use hdl::ecn_marker::EcnMarker;
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+use rust_hdl::prelude::*;
+use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
+use testbench::cosim::{check, Trace};
+use testbench::ecn_marker_bench::{strategies, EcnMarkerBench, Fault, Op};
+use testbench::proptest_cases;
+use testbench::verilog_replay::{replay, replay_dir, ReplayError};
+
+/// 16 ports: 7 address bits.
+type Bench = EcnMarkerBench<7>;
+const PORTS: u8 = 16;
+
+fn recorded_ops(seed: u8, cycles: usize) -> Vec<Op> {
+    let mut runner = TestRunner::new_with_rng(ProptestConfig::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]));
+    let mut ops = Vec::new();
+    while ops.len() < cycles {
+        ops.extend(strategies::ops(PORTS, 40).new_tree(&mut runner).expect("stimulus").current());
+    }
+    ops
+}
+
+fn marks(trace: &Trace) -> usize {
+    trace.expected.iter().filter(|e| e[1] == Some(1) && e[2] == Some(1)).count()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(64)))]
+
+    /// 64 cases of ~1,500-2,500 cycles (over 10^5 cycles): random
+    /// registers, back-to-back updates and decisions on one queue, idle
+    /// gaps, resets and reprogramming, compared every cycle.
+    #[test]
+    fn cosim_matches_reference(ops in strategies::ops(PORTS, 80)) {
+        prop_assume!(strategies::writes_are_quiet(&ops));
+        let bench = Bench::new(PORTS as usize);
+        if let Err(m) = check(&bench, &bench.trace(&ops), "ecn_marker_cosim") {
+            prop_assert!(false, "{m} (VCD in target/vcd/ecn_marker_cosim.vcd)");
+        }
+    }
+}
+
+#[test]
+fn the_recorded_stimulus_reaches_every_outcome() {
+    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(4, 12_000));
+    let decided = trace.expected.iter().filter(|e| e[1] == Some(1)).count();
+    assert!(marks(&trace) > 100 && marks(&trace) < decided, "{} marks of {decided}", marks(&trace));
+    let back_to_back = trace.inputs.windows(2).filter(|w| w[0][4] == 1 && w[1][4] == 1 && w[0][6..8] == w[1][6..8]).count();
+    assert!(back_to_back > 100, "{back_to_back} back-to-back updates of one queue");
+}
+
+#[test]
+fn a_wrong_reference_makes_the_cosimulation_fail() {
+    let ops = recorded_ops(5, 6_000);
+    for fault in [Fault::NeighbourPoolBand, Fault::StaleAverage] {
+        let bench = Bench { ports: PORTS as usize, fault: Some(fault) };
+        assert!(check(&bench, &bench.trace(&ops), "ecn_marker_fault").is_err(), "{fault:?} went unnoticed");
+    }
+    let bench = Bench::new(PORTS as usize);
+    check(&bench, &bench.trace(&ops), "ecn_marker_fault").unwrap();
+}
+
+#[test]
+fn building_rejects_port_counts_it_cannot_address() {
+    let message = |ports| EcnMarker::<7>::new(ports).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(message(17).contains("ports = 17"), "{}", message(17));
+    assert!(message(0).contains("ports = 0"));
+    assert!(EcnMarker::<7>::new(16).is_ok());
+}
+
+fn verilog() -> String {
+    ::synth::blocks::checked_verilog(EcnMarker::<7>::new(16).unwrap()).unwrap()
+}
+
+#[test]
+fn generated_verilog_replays_the_reference_in_icarus() {
+    let bench = Bench::new(PORTS as usize);
+    let trace = bench.trace(&recorded_ops(6, 12_000));
+    assert!(trace.cycles() >= 10_000);
+    check(&bench, &trace, "ecn_marker_replay_source").expect("rust_hdl agrees first");
+    let cycles = replay::<Bench>(&verilog(), &trace, &replay_dir("ecn_marker")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(cycles, trace.cycles());
+}
+
+#[test]
+fn the_verilog_replay_can_fail() {
+    let bench = Bench::new(PORTS as usize);
+    let mut trace = bench.trace(&recorded_ops(7, 400));
+    let cycle = trace.expected.iter().position(|e| e[0] == Some(1)).expect("an update");
+    trace.expected[cycle][3] = Some(trace.expected[cycle][3].unwrap() ^ 4);
+    match replay::<Bench>(&verilog(), &trace, &replay_dir("ecn_marker_negative")) {
+        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "mean_bytes")),
+        other => panic!("expected a mismatch, got {other:?}"),
+    }
+}
+
+#[test]
+fn verilog_passes_verilator_lint() {
+    let path = write_verilog(&replay_dir("ecn_marker_lint"), "ecn_marker.v", &verilog()).unwrap();
+    let classes = verilator_lint(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!classes.contains_key("UNOPTFLAT"), "{classes:?}");
+}
+
+#[test]
+fn verilog_synthesizes_with_block_ram() {
+    let path = write_verilog(&replay_dir("ecn_marker_synth"), "ecn_marker.v", &verilog()).unwrap();
+    for family in [Family::Ice40, Family::Ecp5] {
+        let report = yosys_synth(&path, family).unwrap_or_else(|e| panic!("{e}"));
+        assert!(report.count(family.bram_cell()) >= 1, "{family:?} inferred no block RAM: {report:?}");
+    }
+}
+
+#[test]
+fn check_all_accepts_the_block() {
+    let mut m = EcnMarker::<7>::new(16).unwrap();
+    m.connect_all();
+    check_all(&m).unwrap();
+}

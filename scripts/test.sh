@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-needed=(verilator iverilog yosys gtkwave xvfb)
+needed=(verilator iverilog yosys gtkwave xvfb imagemagick)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -34,15 +34,23 @@ enum Command {
     Hash(commands::hash::HashArgs),
     /// Measure tier-to-tier hash polarization with random flows
     Polarization(commands::hash::PolarizationArgs),
+    /// Write a hardware block's Verilog for FPGA flows
+    Verilog(commands::hardware::VerilogArgs),
+    /// The hardware register map, and a configuration's register image
+    #[command(subcommand)]
+    Registers(commands::hardware::RegistersCommand),
 }
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Config(cmd) => commands::config::run(cmd),
         Command::Replay(args) => commands::replay::run(args),
         Command::Hash(args) => commands::hash::run_hash(args),
         Command::Polarization(args) => commands::hash::run_polarization(args),
+        Command::Verilog(args) => commands::hardware::run_verilog(args),
+        Command::Registers(args) => commands::hardware::run_registers(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -52,5 +60,14 @@ fn main() -> ExitCode {
             }
             ExitCode::from(failure.code)
         }
+    }
+}
+
+/// A command line tool should end quietly when its reader goes away
+/// (`sswitch ... | head`); Rust ignores SIGPIPE and would panic instead.
+fn restore_default_sigpipe() {
+    // SAFETY: called once at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -1,6 +1,7 @@
 //! Subcommands of `sswitch`, one module each.
 
 pub mod config;
+pub mod hardware;
 pub mod hash;
 pub mod replay;
 

@@ -63,10 +63,58 @@ pub fn gtkw_view<H: Harness>(vcd: &Path) -> String {
     for channel in channels {
         out.push_str(&format!("@800200\n-{channel}\n"));
         for p in H::INPUTS.iter().chain(H::OUTPUTS).filter(|p| p.channel == channel) {
-            out.push_str(if p.width == 1 { "@28\n" } else { "@22\n" });
-            out.push_str(&format!("uut.{}\n", p.name));
+            if p.width == 1 {
+                out.push_str(&format!("@28\nuut.{}\n", p.name));
+            } else {
+                // GTKWave names a VCD vector with its range.
+                out.push_str(&format!("@22\nuut.{}[{}:0]\n", p.name, p.width - 1));
+            }
         }
         out.push_str(&format!("@1000200\n-{channel}\n"));
     }
     out
+}
+
+/// Renders a VCD with its view headless (Xvfb + GTKWave) to a PNG: the
+/// Tcl script zooms to fit, grabs the screen with ImageMagick's `import`,
+/// and quits.
+pub fn render_png(vcd: &Path, gtkw: &Path, png: &Path) -> Result<(), ::synth::tools::ToolError> {
+    let script = png.with_extension("tcl");
+    let tcl = format!(
+        "gtkwave::/Time/Zoom/Zoom_Full\nupdate\nafter 1000\nupdate\nexec import -window root {}\ngtkwave::/File/Quit\n",
+        png.display()
+    );
+    std::fs::write(&script, tcl).map_err(|e| ::synth::tools::ToolError(e.to_string()))?;
+    let args = [
+        "-a", "-s", "-screen 0 1280x800x24", "gtkwave", "-S",
+        &script.to_string_lossy(), &vcd.to_string_lossy(), &gtkw.to_string_lossy(),
+    ]
+    .map(|s| s.to_string());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let dir = png.parent().expect("a file has a folder");
+    let out = ::synth::tools::run("xvfb-run", &args, dir)?;
+    if !out.status.success() || !png.exists() {
+        return Err(::synth::tools::ToolError(format!(
+            "GTKWave render failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    Ok(())
+}
+
+/// Fraction of a PNG's pixels in GTKWave's waveform green (0 for a view
+/// with no signals drawn). Uses ImageMagick's `convert` from /usr/bin
+/// (another `convert` may come first on PATH).
+pub fn waveform_fraction(png: &Path) -> Result<f64, ::synth::tools::ToolError> {
+    let png_arg = png.to_string_lossy().to_string();
+    let args = [
+        png_arg.as_str(), "-fuzz", "10%", "-fill", "black", "-opaque", "white", "-fill", "white", "-opaque", "#00ff00",
+        "-fill", "black", "+opaque", "white", "-format", "%[fx:mean]", "info:",
+    ];
+    let out = ::synth::tools::run("/usr/bin/convert", &args, png.parent().expect("folder"))?;
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .map_err(|_| ::synth::tools::ToolError(format!("ImageMagick did not measure {}: {}", png.display(), String::from_utf8_lossy(&out.stderr))))
 }

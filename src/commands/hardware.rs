@@ -1,0 +1,87 @@
+//! `sswitch verilog` and `sswitch registers`: what FPGA flows take.
+
+use super::{build_switch, CommandResult, Failure, SwitchArgs};
+use reference::ecn_marker::EcnParams;
+use reference::lfsr::ecn_seed;
+use reference::register_map::{ecmp_hash_image, ecn_marker_image, markdown, RegisterSpec, ECMP_HASH_REGISTERS, ECN_MARKER_REGISTERS};
+use serde_json::json;
+use std::path::PathBuf;
+use synth::blocks::BLOCK_NAMES;
+use synth::tools::{yosys_synth, Family};
+use synth::HardwareBlock;
+
+#[derive(clap::Args)]
+#[command(long_about = "Writes a hardware block's Verilog (module `top`) for FPGA flows. \
+    The block takes its configuration as register writes at run time; see `sswitch registers`.")]
+pub struct VerilogArgs {
+    /// The block: ecmp-hash or ecn-marker
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(BLOCK_NAMES))]
+    pub block: String,
+    /// Egress ports, for blocks with per-port state (ecn-marker: 1 to 256, default 16)
+    #[arg(long, value_name = "N")]
+    pub ports: Option<usize>,
+    /// Output folder; the file is <block>.v
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Also synthesize with Yosys for this family and print the cells used
+    #[arg(long, value_name = "FAMILY", value_parser = ["ice40", "ecp5"])]
+    pub report: Option<String>,
+}
+
+pub fn run_verilog(a: VerilogArgs) -> CommandResult {
+    let block = HardwareBlock::parse(&a.block, a.ports).map_err(Failure::input)?;
+    let verilog = block.verilog().map_err(Failure::input)?;
+    std::fs::create_dir_all(&a.out).map_err(|e| Failure::input(format!("cannot create {}: {e}", a.out.display())))?;
+    let path = a.out.join(format!("{}.v", block.name()));
+    let partial = path.with_extension("v.partial");
+    std::fs::write(&partial, verilog)
+        .and_then(|_| std::fs::rename(&partial, &path))
+        .map_err(|e| Failure::input(format!("cannot write {}: {e}", path.display())))?;
+    println!("{}", path.display());
+    if let Some(family) = a.report {
+        let family = if family == "ice40" { Family::Ice40 } else { Family::Ecp5 };
+        let report = yosys_synth(&path, family).map_err(|e| Failure::input(e.to_string()))?;
+        println!("{} on {}: {} cells", block.name(), family.synth_command(), report.total());
+        for (cell, count) in &report.cells {
+            println!("  {cell:<14} {count:>6}");
+        }
+    }
+    Ok(())
+}
+
+#[derive(clap::Subcommand)]
+pub enum RegistersCommand {
+    /// Print the register map of every block (Markdown, as in docs/register_map.md)
+    Map,
+    /// Print the register image (every write, as JSON) that programs the blocks for a configuration
+    Image(SwitchArgs),
+}
+
+fn writes_json(table: &[RegisterSpec], writes: &[reference::register_map::RegisterWrite]) -> serde_json::Value {
+    let field = |address: u8| -> String {
+        table.iter().find(|r| r.address == address).map(|r| r.name.to_string()).unwrap_or_else(|| {
+            let pool = (address - reference::register_map::ECN_BAND_BASE) / 4;
+            let offset = (address - reference::register_map::ECN_BAND_BASE) % 4;
+            format!("pool{pool}_{}", ["min_bytes", "max_bytes", "range_shift", "?"][offset as usize])
+        })
+    };
+    json!(writes.iter().map(|w| json!({"address": w.address, "field": field(w.address), "data": w.data})).collect::<Vec<_>>())
+}
+
+pub fn run_registers(cmd: RegistersCommand) -> CommandResult {
+    let args = match cmd {
+        RegistersCommand::Map => {
+            print!("{}", markdown());
+            return Ok(());
+        }
+        RegistersCommand::Image(args) => args,
+    };
+    let switch = build_switch(&args)?;
+    let ecn: &EcnParams = switch.ecn.params();
+    let image = json!({
+        "ecmp-hash": writes_json(ECMP_HASH_REGISTERS, &ecmp_hash_image(&switch.hash)),
+        "ecn-marker": writes_json(ECN_MARKER_REGISTERS, &ecn_marker_image(ecn, ecn_seed(args.seed, args.node_id))),
+    });
+    println!("{}", serde_json::to_string_pretty(&image).expect("JSON"));
+    Ok(())
+}

@@ -1,0 +1,36 @@
+//! VCD traces and GTKWave views as a user opens them.
+
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use testbench::cosim::run;
+use testbench::ecn_marker_bench::{strategies, EcnMarkerBench};
+use testbench::waves::{render_png, vcd_dir, waveform_fraction, Waves};
+
+type Bench = EcnMarkerBench<7>;
+
+#[test]
+fn a_gtkwave_view_renders_headless_and_is_not_blank() {
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[9; 32]));
+    let ops = strategies::ops(16, 20).new_tree(&mut runner).unwrap().current();
+    let bench = Bench::new(16);
+    let waves = run(&bench, &bench.trace(&ops), Some(Waves::create::<Bench>("gtkwave_render"))).expect("co-simulation passes").unwrap();
+    let (vcd, gtkw) = (waves.vcd_path.clone(), waves.gtkw_path.clone());
+    waves.close();
+    let view = std::fs::read_to_string(&gtkw).unwrap();
+    for group in ["-configuration", "-event", "-result", "uut.queue_bytes[31:0]", "uut.marked"] {
+        assert!(view.contains(group), "view lacks {group}");
+    }
+    let png = vcd_dir().join("gtkwave_render.png");
+    let _ = std::fs::remove_file(&png);
+    render_png(&vcd, &gtkw, &png).unwrap_or_else(|e| panic!("{e}"));
+    let fraction = waveform_fraction(&png).unwrap_or_else(|e| panic!("{e}"));
+    assert!(fraction > 0.001, "only {fraction} of the screenshot is waveform");
+}
+
+#[test]
+fn vcd_files_go_to_one_folder_named_after_the_test() {
+    let w = Waves::create::<Bench>("naming_check");
+    assert_eq!(w.vcd_path, vcd_dir().join("naming_check.vcd"));
+    assert_eq!(w.gtkw_path, vcd_dir().join("naming_check.gtkw"));
+    assert!(vcd_dir().ends_with("target/vcd"));
+}

@@ -1,0 +1,53 @@
+//! `sswitch verilog` and `sswitch registers`.
+
+mod common;
+
+use common::{sswitch, stderr, stdout};
+use serde_json::Value;
+
+#[test]
+fn verilog_writes_the_block_file() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_verilog");
+    let out = sswitch(&["verilog", "--block", "ecn-marker", "--ports", "32", "-o", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(dir.join("ecn-marker.v")).unwrap();
+    assert!(text.contains("module top("));
+    assert!(text.contains("reg[31:0] mem[255:0]"), "32 ports x 8 pools of averages");
+    let out = sswitch(&["verilog", "--block", "ecmp-hash", "-o", dir.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert!(std::fs::read_to_string(dir.join("ecmp-hash.v")).unwrap().contains("crc_word"));
+}
+
+#[test]
+fn verilog_rejects_what_a_block_cannot_build() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_verilog_bad");
+    let out = sswitch(&["verilog", "--block", "ecn-marker", "--ports", "300", "-o", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--ports 300"), "{}", stderr(&out));
+    let out = sswitch(&["verilog", "--block", "ecmp-hash", "--ports", "4", "-o", dir.to_str().unwrap()]);
+    assert!(stderr(&out).contains("no per-port state"));
+    assert!(!dir.join("ecn-marker.v").exists(), "nothing half-written");
+    let out = sswitch(&["verilog", "--block", "crossbar", "-o", dir.to_str().unwrap()]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn the_committed_register_map_is_the_generated_one() {
+    let out = sswitch(&["registers", "map"]);
+    let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/register_map.md")).unwrap();
+    assert_eq!(stdout(&out), committed, "regenerate with: sswitch registers map > docs/register_map.md");
+}
+
+#[test]
+fn register_image_programs_the_default_configuration() {
+    let out = sswitch(&["registers", "image", "--connected-ports", "128", "--node-id", "7"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let ecn = v["ecn-marker"].as_array().unwrap();
+    let field = |name: &str| ecn.iter().find(|w| w["field"] == name).unwrap()["data"].as_u64().unwrap();
+    assert_eq!(field("weight_q16"), 6554);
+    assert_eq!(field("pool0_min_bytes"), 40_181_760);
+    assert_eq!(field("pool1_max_bytes"), 17_858_560);
+    assert_eq!(v["ecmp-hash"][0]["data"], 4, "crc32WithSalt");
+    assert_eq!(v["ecmp-hash"][1]["data"], reference::ecmp_hash::salt_from_node_id(7));
+}

@@ -25,6 +25,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Simulate one switch on a scenario and write the vendor's records (the main job)
+    Sim(commands::sim::SimArgs),
+    /// List the built-in scenarios, or print one as JSON
+    Scenario(commands::sim::ScenarioArgs),
     /// Configuration documents: defaults, rule checks, patches, buffer plans
     #[command(subcommand)]
     Config(commands::config::ConfigCommand),
@@ -45,6 +49,8 @@ fn main() -> ExitCode {
     restore_default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Sim(args) => commands::sim::run(args),
+        Command::Scenario(args) => commands::sim::show(args),
         Command::Config(cmd) => commands::config::run(cmd),
         Command::Replay(args) => commands::replay::run(args),
         Command::Hash(args) => commands::hash::run_hash(args),

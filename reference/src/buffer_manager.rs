@@ -482,6 +482,11 @@ impl BufferManager {
         out[start..].sort_by_key(|f| (f.t_ns, f.port, f.pool));
     }
 
+    /// No pause re-send falls due before this time (None: no port paused).
+    pub fn next_resend_ns(&self) -> Option<u64> {
+        (self.paused_count > 0).then_some(self.earliest_resend_ns)
+    }
+
     pub fn pool_bytes(&self, pool: usize) -> u64 {
         self.pool_bytes[pool]
     }

@@ -22,6 +22,7 @@ pub mod polarization;
 pub mod ports;
 pub mod register_map;
 pub mod replay;
+pub mod sim;
 pub mod switch;
 pub mod workload;
 

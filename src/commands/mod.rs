@@ -4,6 +4,7 @@ pub mod config;
 pub mod hardware;
 pub mod hash;
 pub mod replay;
+pub mod sim;
 
 use reference::classify::UetCodepoints;
 use reference::config::{validate, Document, Topology, Validated};

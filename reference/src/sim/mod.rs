@@ -1,0 +1,87 @@
+//! The `sim` main job: one switch, event-driven, with the reference blocks,
+//! writing the vendor's records.
+//!
+//! ```text
+//!  scenario (JSON / built-in) ─► config_patch on the document ─► validate, plan
+//!      ─► ports (link rate = lower end, delays) ─► Switch ─► engine ─► records + summary
+//! ```
+
+pub mod engine;
+pub mod records;
+pub mod scenario;
+
+pub use engine::{SimOptions, SimResult, Simulation, Summary};
+pub use scenario::{built_in, CheckedScenario, Scenario, ScenarioError, BUILT_IN};
+
+use crate::classify::UetCodepoints;
+use crate::config::{apply_patch, validate, Document, SwitchConfig, Topology};
+use crate::ports::{Port, PortMap};
+use crate::switch::{Switch, SwitchIdentity};
+use crate::BufferPlan;
+
+/// Why a simulation could not start.
+#[derive(Debug)]
+pub enum SimError {
+    Scenario(ScenarioError),
+    /// Lines naming the broken rules.
+    Config(Vec<String>),
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::Scenario(e) => write!(f, "{e}"),
+            SimError::Config(lines) => write!(f, "{}", lines.join("\n")),
+            SimError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// The configuration a scenario runs: the document with the scenario's
+/// patch applied, validated for its port count.
+pub fn scenario_config(doc: &Document, scenario: &CheckedScenario) -> Result<(SwitchConfig, BufferPlan), SimError> {
+    let doc = match &scenario.config_patch {
+        Some(patch) => apply_patch(doc, patch)
+            .map_err(|errors| SimError::Config(errors.iter().map(|e| format!("scenario config_patch: {e}")).collect()))?
+            .0,
+        None => doc.clone(),
+    };
+    let ports = scenario.ports() as u32;
+    let config = validate(&doc, &Topology { connected_ports: Some(ports), nic_models: vec![] })
+        .map_err(|r| SimError::Config(r.problems.iter().map(|p| p.to_string()).collect()))?
+        .config;
+    let plan = BufferPlan::derive(&config, ports).map_err(|e| SimError::Config(vec![e.to_string()]))?;
+    Ok((config, plan))
+}
+
+/// The scenario's ports: a link runs at the lower end's rate; uplinks use
+/// this switch's Delay, downlinks their peer's.
+pub fn scenario_ports(config: &SwitchConfig, scenario: &CheckedScenario) -> PortMap {
+    let down = Port {
+        rate_bps: config.downlink_rate_bps.min(scenario.downlink_peer_rate_bps),
+        delay_ps: scenario.downlink_peer_delay_ps,
+        faces_nic: true,
+    };
+    let up = Port { rate_bps: config.uplink_rate_bps.min(scenario.uplink_peer_rate_bps), delay_ps: config.uplink_delay_ps, faces_nic: false };
+    let mut ports = vec![down; scenario.downlinks as usize];
+    ports.extend(std::iter::repeat_n(up, scenario.uplinks as usize));
+    PortMap { ports }
+}
+
+/// Runs a checked scenario on a configuration document.
+pub fn run<'a>(
+    doc: &Document,
+    scenario: &'a CheckedScenario,
+    identity: SwitchIdentity,
+    options: SimOptions,
+    trace: Option<&'a mut dyn std::io::Write>,
+) -> Result<SimResult, SimError> {
+    let (config, plan) = scenario_config(doc, scenario)?;
+    let ports = scenario_ports(&config, scenario);
+    let switch = Switch::new(&config, plan, ports, identity, UetCodepoints::default())
+        .map_err(|e| SimError::Config(vec![e.to_string()]))?;
+    Simulation::new(switch, &config, scenario, options, trace).run().map_err(SimError::Io)
+}

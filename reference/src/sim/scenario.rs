@@ -1,0 +1,454 @@
+//! Simulation scenarios: the ports, the traffic and the peers' PFC frames,
+//! as a documented JSON file or one of the built-ins.
+//!
+//! ```json
+//! {
+//!   "name": "incast",
+//!   "duration": "1ms",
+//!   "config_patch": { "LoadBalancingMethod": {"value": "flowlet", "type": "string"} },
+//!   "ports": { "downlinks": 8, "uplinks": 4, "downlink_peer_rate_gbps": 400,
+//!              "uplink_peer_rate_gbps": 400, "downlink_peer_delay": "500ns" },
+//!   "flows": [
+//!     { "name": "a", "ingress_port": 0, "members": [7], "dscp": 0, "ecn": "ect0",
+//!       "bytes": 4000, "rate_gbps": 400, "start": "0us", "stop": "1ms", "count": 1 }
+//!   ],
+//!   "peer_pauses": [ { "port": 7, "classes": [2], "quanta": 65535, "at": "100us",
+//!                      "every": "40us", "until": "300us" } ]
+//! }
+//! ```
+//!
+//! Ports `0..downlinks-1` face NICs, the next `uplinks` face switches. A
+//! link runs at the lower of the two ends' rates; uplinks use this
+//! switch's `Delay`, downlinks their peer's (`downlink_peer_delay`).
+//! `count` > 1 makes that many flows differing in source port (sport,
+//! sport+1, ...), sharing `rate_gbps` equally. A flow's rate counts wire
+//! bytes (frame + 18 B Ethernet header and FCS).
+
+use crate::config::units::AttrType;
+use serde::Deserialize;
+use serde_json::Value;
+use std::net::Ipv4Addr;
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    #[serde(default = "default_duration")]
+    pub duration: String,
+    /// A platform patch applied to the configuration before the run.
+    #[serde(default)]
+    pub config_patch: Option<Value>,
+    pub ports: PortsSpec,
+    pub flows: Vec<FlowSpec>,
+    #[serde(default)]
+    pub peer_pauses: Vec<PeerPauseSpec>,
+}
+
+fn default_duration() -> String {
+    "1ms".into()
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PortsSpec {
+    pub downlinks: u16,
+    #[serde(default)]
+    pub uplinks: u16,
+    #[serde(default = "default_rate")]
+    pub downlink_peer_rate_gbps: f64,
+    #[serde(default = "default_rate")]
+    pub uplink_peer_rate_gbps: f64,
+    #[serde(default = "default_delay")]
+    pub downlink_peer_delay: String,
+}
+
+fn default_rate() -> f64 {
+    400.0
+}
+
+fn default_delay() -> String {
+    "500ns".into()
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    #[serde(default)]
+    pub name: String,
+    pub ingress_port: u16,
+    pub members: Vec<u16>,
+    #[serde(default)]
+    pub dscp: u8,
+    #[serde(default = "default_ecn")]
+    pub ecn: String,
+    pub bytes: u32,
+    pub rate_gbps: f64,
+    #[serde(default = "zero_time")]
+    pub start: String,
+    #[serde(default)]
+    pub stop: Option<String>,
+    #[serde(default = "default_proto")]
+    pub proto: u8,
+    #[serde(default = "default_src")]
+    pub src: String,
+    #[serde(default = "default_dst")]
+    pub dst: String,
+    #[serde(default = "default_sport")]
+    pub sport: u16,
+    #[serde(default = "default_dport")]
+    pub dport: u16,
+    #[serde(default = "one")]
+    pub count: u16,
+}
+
+fn default_ecn() -> String {
+    "ect0".into()
+}
+fn zero_time() -> String {
+    "0ns".into()
+}
+fn default_proto() -> u8 {
+    17
+}
+fn default_src() -> String {
+    "10.0.0.1".into()
+}
+fn default_dst() -> String {
+    "10.1.0.1".into()
+}
+fn default_sport() -> u16 {
+    10_000
+}
+fn default_dport() -> u16 {
+    4791
+}
+fn one() -> u16 {
+    1
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PeerPauseSpec {
+    pub port: u16,
+    pub classes: Vec<u8>,
+    #[serde(default = "full_quanta")]
+    pub quanta: u16,
+    pub at: String,
+    #[serde(default)]
+    pub every: Option<String>,
+    #[serde(default)]
+    pub until: Option<String>,
+}
+
+fn full_quanta() -> u16 {
+    65535
+}
+
+/// A scenario problem, naming the field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError(pub String);
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Parses `"500ns"`, `"1.5us"`, `"2ms"` into picoseconds.
+pub fn parse_time_ps(field: &str, text: &str) -> Result<u64, ScenarioError> {
+    let text = text.trim();
+    let split = text.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let bad = || ScenarioError(format!("{field}: {text:?} is not a time such as \"500ns\", \"10us\" or \"1ms\" (units ps, ns, us, ms, s)"));
+    let factor = AttrType::Timeval.unit_factor(unit).ok_or_else(bad)?;
+    let value = crate::config::units::decimal_from_json_number(number).ok_or_else(bad)?;
+    crate::config::units::to_base_units(value, factor).ok_or_else(bad)
+}
+
+/// A flow ready to run: times in ps, addresses as integers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Flow {
+    pub name: String,
+    pub ingress_port: u16,
+    pub members: Vec<u16>,
+    pub dscp: u8,
+    pub ecn: crate::switch::Ecn,
+    pub bytes: u32,
+    pub rate_bps: f64,
+    pub start_ps: u64,
+    pub stop_ps: u64,
+    pub key: crate::ecmp_hash::FlowKey,
+}
+
+/// A scenario checked against itself: every field named in its errors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckedScenario {
+    pub name: String,
+    pub duration_ps: u64,
+    pub config_patch: Option<Value>,
+    pub downlinks: u16,
+    pub uplinks: u16,
+    pub downlink_peer_rate_bps: u64,
+    pub uplink_peer_rate_bps: u64,
+    pub downlink_peer_delay_ps: u64,
+    pub flows: Vec<Flow>,
+    pub peer_pauses: Vec<(u64, u16, u8, u16)>,
+}
+
+impl CheckedScenario {
+    pub fn ports(&self) -> u16 {
+        self.downlinks + self.uplinks
+    }
+}
+
+fn gbps(field: &str, rate: f64) -> Result<u64, ScenarioError> {
+    if rate.is_finite() && rate > 0.0 && rate <= 100_000.0 {
+        Ok((rate * 1e9).round() as u64)
+    } else {
+        Err(ScenarioError(format!("{field}: {rate} is not a rate in Gbps above 0 and at most 100000")))
+    }
+}
+
+impl Scenario {
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        serde_json::from_str(text).map_err(|e| ScenarioError(format!("scenario: {e}")))
+    }
+
+    /// Checks ranges and cross-references, and converts units.
+    pub fn check(&self) -> Result<CheckedScenario, ScenarioError> {
+        let ports = self.ports.downlinks as u32 + self.ports.uplinks as u32;
+        if !(1..=4096).contains(&ports) {
+            return Err(ScenarioError(format!("ports: downlinks + uplinks = {ports}, must be 1 to 4096")));
+        }
+        let duration_ps = parse_time_ps("duration", &self.duration)?;
+        if duration_ps == 0 {
+            return Err(ScenarioError("duration: must be above 0".into()));
+        }
+        let port_ok = |field: String, p: u16| {
+            if (p as u32) < ports { Ok(p) } else { Err(ScenarioError(format!("{field}: port {p} is not one of 0..{}", ports - 1))) }
+        };
+        let mut flows = Vec::new();
+        for (i, f) in self.flows.iter().enumerate() {
+            let at = |field: &str| format!("flows[{i}].{field}");
+            port_ok(at("ingress_port"), f.ingress_port)?;
+            if f.members.is_empty() || f.members.len() > crate::flowlet::MAX_MEMBERS {
+                return Err(ScenarioError(format!("{}: 1 to 64 egress ports, not {}", at("members"), f.members.len())));
+            }
+            for &m in &f.members {
+                port_ok(at("members"), m)?;
+            }
+            if f.dscp > 63 {
+                return Err(ScenarioError(format!("{}: {} is not a DSCP value 0..63", at("dscp"), f.dscp)));
+            }
+            let ecn = match f.ecn.as_str() {
+                "not_ect" => crate::switch::Ecn::NotEct,
+                "ect0" => crate::switch::Ecn::Ect0,
+                "ect1" => crate::switch::Ecn::Ect1,
+                "ce" => crate::switch::Ecn::Ce,
+                other => return Err(ScenarioError(format!("{}: {other:?} is not one of not_ect, ect0, ect1, ce", at("ecn")))),
+            };
+            if !(1..=9216).contains(&f.bytes) {
+                return Err(ScenarioError(format!("{}: {} is not a frame size 1..9216 (bytes without Ethernet header)", at("bytes"), f.bytes)));
+            }
+            let rate = gbps(&at("rate_gbps"), f.rate_gbps)? as f64;
+            let start_ps = parse_time_ps(&at("start"), &f.start)?;
+            let stop_ps = match &f.stop {
+                Some(s) => parse_time_ps(&at("stop"), s)?,
+                None => duration_ps,
+            };
+            let address = |field: &str, s: &str| {
+                s.parse::<Ipv4Addr>().map(u32::from).map_err(|_| ScenarioError(format!("{}: {s:?} is not an IPv4 address", at(field))))
+            };
+            let (src, dst) = (address("src", &f.src)?, address("dst", &f.dst)?);
+            if f.count == 0 {
+                return Err(ScenarioError(format!("{}: at least 1", at("count"))));
+            }
+            for k in 0..f.count {
+                flows.push(Flow {
+                    name: if f.count == 1 { f.name.clone() } else { format!("{}#{k}", f.name) },
+                    ingress_port: f.ingress_port,
+                    members: f.members.clone(),
+                    dscp: f.dscp,
+                    ecn,
+                    bytes: f.bytes,
+                    rate_bps: rate / f.count as f64,
+                    start_ps,
+                    stop_ps,
+                    key: crate::ecmp_hash::FlowKey { proto: f.proto, src, dst, sport: f.sport.wrapping_add(k), dport: f.dport },
+                });
+            }
+        }
+        let mut peer_pauses = Vec::new();
+        for (i, p) in self.peer_pauses.iter().enumerate() {
+            let at = |field: &str| format!("peer_pauses[{i}].{field}");
+            port_ok(at("port"), p.port)?;
+            let mut mask = 0u8;
+            for &c in &p.classes {
+                if c > 7 {
+                    return Err(ScenarioError(format!("{}: {c} is not a traffic class 0..7", at("classes"))));
+                }
+                mask |= 1 << c;
+            }
+            let first = parse_time_ps(&at("at"), &p.at)?;
+            match &p.every {
+                None => peer_pauses.push((first, p.port, mask, p.quanta)),
+                Some(every) => {
+                    let every = parse_time_ps(&at("every"), every)?;
+                    if every == 0 {
+                        return Err(ScenarioError(format!("{}: must be above 0", at("every"))));
+                    }
+                    let until = match &p.until {
+                        Some(u) => parse_time_ps(&at("until"), u)?,
+                        None => duration_ps,
+                    };
+                    let mut t = first;
+                    while t <= until.min(duration_ps) {
+                        peer_pauses.push((t, p.port, mask, p.quanta));
+                        t += every;
+                    }
+                }
+            }
+        }
+        peer_pauses.sort();
+        Ok(CheckedScenario {
+            name: self.name.clone(),
+            duration_ps,
+            config_patch: self.config_patch.clone(),
+            downlinks: self.ports.downlinks,
+            uplinks: self.ports.uplinks,
+            downlink_peer_rate_bps: gbps("ports.downlink_peer_rate_gbps", self.ports.downlink_peer_rate_gbps)?,
+            uplink_peer_rate_bps: gbps("ports.uplink_peer_rate_gbps", self.ports.uplink_peer_rate_gbps)?,
+            downlink_peer_delay_ps: parse_time_ps("ports.downlink_peer_delay", &self.ports.downlink_peer_delay)?,
+            flows,
+            peer_pauses,
+        })
+    }
+}
+
+/// Names of the built-in scenarios.
+pub const BUILT_IN: &[&str] = &["default", "incast", "incast-small-headroom", "fanout-none", "fanout-flowlet", "uet-trimming"];
+
+/// A built-in scenario by name. Built-ins report every 50 us (the
+/// configuration's 1 ms default is longer than they run).
+pub fn built_in(name: &str) -> Option<Scenario> {
+    let text: &str = match name {
+        "default" => DEFAULT,
+        "incast" => INCAST,
+        "incast-small-headroom" => INCAST_SMALL_HEADROOM,
+        "fanout-none" => &FANOUT_NONE.replace("__FLOWS__", FANOUT_FLOWS),
+        "fanout-flowlet" => &FANOUT_FLOWLET.replace("__FLOWS__", FANOUT_FLOWS),
+        "uet-trimming" => UET_TRIMMING,
+        _ => return None,
+    };
+    let mut scenario = Scenario::from_json(text).expect("built-in scenarios parse");
+    let patch = scenario.config_patch.get_or_insert_with(|| serde_json::json!({}));
+    let interval = serde_json::json!({"value": 50, "unit": "us", "type": "timeval"});
+    patch["LoadBalancingStatsReportInterval"] = interval.clone();
+    let sbm = patch.as_object_mut().expect("patches are objects").entry("SharedBufferManager").or_insert_with(|| serde_json::json!({}));
+    sbm["BufferStatsReportInterval"] = interval;
+    Some(scenario)
+}
+
+/// Incast of lossless TC0 and lossy TC2 into port 7 (pauses, headroom,
+/// ECN marks, lossy drops at the fixed 1.5 MB queue limit), and a flowlet
+/// fan-out over the four uplinks while a peer keeps pausing TC3 on uplink
+/// 11 (PFC-aware selection).
+const DEFAULT: &str = r#"{
+  "name": "default",
+  "duration": "2ms",
+  "config_patch": {
+    "LoadBalancingMethod": {"value": "flowlet", "type": "string"},
+    "LoadBalancingFlowlet": {"Gap": {"value": 5, "unit": "us", "type": "timeval"}},
+    "SharedBufferManager": {"TotalSharedBufferSize": {"value": 24, "unit": "MB", "type": "bytes"},
+                            "LossyAlpha": {"value": 0, "type": "double"},
+                            "QueueDropThresholdEnable": {"value": true, "type": "bool"}}},
+  "ports": {"downlinks": 8, "uplinks": 4},
+  "flows": [
+    {"name": "incast-lossless", "ingress_port": 0, "members": [7], "dscp": 0, "bytes": 4000, "rate_gbps": 300, "count": 3},
+    {"name": "incast-lossless", "ingress_port": 1, "members": [7], "dscp": 0, "bytes": 4000, "rate_gbps": 300, "count": 3, "src": "10.0.0.2"},
+    {"name": "incast-lossy", "ingress_port": 2, "members": [7], "dscp": 16, "bytes": 1500, "rate_gbps": 200, "src": "10.0.0.3"},
+    {"name": "fanout", "ingress_port": 3, "members": [8, 9, 10, 11], "dscp": 24, "bytes": 4000, "rate_gbps": 390, "count": 16, "src": "10.0.0.4", "dst": "10.2.0.1"},
+    {"name": "fanout", "ingress_port": 4, "members": [8, 9, 10, 11], "dscp": 24, "bytes": 4000, "rate_gbps": 390, "count": 16, "src": "10.0.0.5", "dst": "10.2.0.2"},
+    {"name": "fanout", "ingress_port": 5, "members": [8, 9, 10, 11], "dscp": 24, "bytes": 4000, "rate_gbps": 390, "count": 16, "src": "10.0.0.6", "dst": "10.2.0.3"}
+  ],
+  "peer_pauses": [{"port": 11, "classes": [3], "quanta": 20000, "at": "50us", "every": "40us", "until": "1ms"}]
+}"#;
+
+/// Six senders into one port: lossless TC0 pauses and uses headroom,
+/// lossy TC2 fills the queue to the egress limit and drops, ECN marks.
+const INCAST: &str = r#"{
+  "name": "incast",
+  "duration": "500us",
+  "config_patch": {"SharedBufferManager": {"TotalSharedBufferSize": {"value": 16, "unit": "MB", "type": "bytes"}}},
+  "ports": {"downlinks": 8},
+  "flows": [
+    {"name": "lossless", "ingress_port": 0, "members": [7], "dscp": 0, "bytes": 4000, "rate_gbps": 380, "count": 2},
+    {"name": "lossless", "ingress_port": 1, "members": [7], "dscp": 0, "bytes": 4000, "rate_gbps": 380, "count": 2, "src": "10.0.0.2"},
+    {"name": "lossless", "ingress_port": 2, "members": [7], "dscp": 0, "bytes": 4000, "rate_gbps": 380, "count": 2, "src": "10.0.0.3"},
+    {"name": "lossy", "ingress_port": 3, "members": [7], "dscp": 16, "bytes": 1500, "rate_gbps": 380, "src": "10.0.0.4"},
+    {"name": "lossy", "ingress_port": 4, "members": [7], "dscp": 16, "bytes": 1500, "rate_gbps": 380, "src": "10.0.0.5"},
+    {"name": "lossy", "ingress_port": 5, "members": [7], "dscp": 16, "bytes": 1500, "rate_gbps": 380, "src": "10.0.0.6"}
+  ]
+}"#;
+
+/// The incast with too little headroom for the link's round trip: the
+/// sizing condition fails and lossless packets are dropped.
+const INCAST_SMALL_HEADROOM: &str = r#"{
+  "name": "incast-small-headroom",
+  "duration": "300us",
+  "config_patch": {"SharedBufferManager": {
+    "TotalSharedBufferSize": {"value": 16, "unit": "MB", "type": "bytes"},
+    "HeadRoomPerPortLimit": {"value": 12, "unit": "KB", "type": "bytes"}}},
+  "ports": {"downlinks": 8, "downlink_peer_delay": "2us"},
+  "flows": [
+    {"name": "lossless", "ingress_port": 0, "members": [7], "dscp": 0, "bytes": 4000, "rate_gbps": 390},
+    {"name": "lossless", "ingress_port": 1, "members": [7], "dscp": 0, "bytes": 4000, "rate_gbps": 390, "src": "10.0.0.2"},
+    {"name": "lossless", "ingress_port": 2, "members": [7], "dscp": 0, "bytes": 4000, "rate_gbps": 390, "src": "10.0.0.3"}
+  ]
+}"#;
+
+const FANOUT_FLOWS: &str = r#"[
+    {"name": "fanout", "ingress_port": 0, "members": [8, 9, 10, 11], "dscp": 24, "bytes": 4000, "rate_gbps": 390, "count": 8, "src": "10.0.0.1"},
+    {"name": "fanout", "ingress_port": 1, "members": [8, 9, 10, 11], "dscp": 24, "bytes": 4000, "rate_gbps": 390, "count": 8, "src": "10.0.0.2"},
+    {"name": "fanout", "ingress_port": 2, "members": [8, 9, 10, 11], "dscp": 24, "bytes": 4000, "rate_gbps": 390, "count": 8, "src": "10.0.0.3"},
+    {"name": "fanout", "ingress_port": 3, "members": [8, 9, 10, 11], "dscp": 24, "bytes": 4000, "rate_gbps": 390, "count": 8, "src": "10.0.0.4"}
+  ]"#;
+
+/// Four downlinks spraying 32 flows over four uplinks, hash only.
+const FANOUT_NONE: &str = r#"{
+  "name": "fanout-none",
+  "duration": "300us",
+  "config_patch": {"LoadBalancingMethod": {"value": "none", "type": "string"}},
+  "ports": {"downlinks": 8, "uplinks": 4},
+  "flows": __FLOWS__}"#;
+
+/// The same fan-out with flowlet balancing. Each flow sends a frame every
+/// 660 ns, so a 500 ns gap lets it move between frames.
+const FANOUT_FLOWLET: &str = r#"{
+  "name": "fanout-flowlet",
+  "duration": "300us",
+  "config_patch": {"LoadBalancingMethod": {"value": "flowlet", "type": "string"},
+                   "LoadBalancingFlowlet": {"Gap": {"value": 500, "unit": "ns", "type": "timeval"}}},
+  "ports": {"downlinks": 8, "uplinks": 4},
+  "flows": __FLOWS__}"#;
+
+/// UET policy with trimming: trimmable traffic into a congested port is
+/// cut to headers and re-queued on TC1.
+const UET_TRIMMING: &str = r#"{
+  "name": "uet-trimming",
+  "duration": "300us",
+  "config_patch": {
+    "SharedBufferManager": {"UETPolicyEnabled": {"value": true, "type": "bool"},
+                            "EnablePFC": {"value": "[0, 0, 0, 0, 0, 0, 0, 0]", "type": "string"}},
+    "PacketTrimmer": {"TrimmingEnabled": {"value": true, "type": "bool"},
+                      "TrimmingStatsEnabled": {"value": true, "type": "bool"}}},
+  "ports": {"downlinks": 8},
+  "flows": [
+    {"name": "trimmable", "ingress_port": 0, "members": [7], "dscp": 10, "bytes": 4000, "rate_gbps": 390},
+    {"name": "trimmable", "ingress_port": 1, "members": [7], "dscp": 10, "bytes": 4000, "rate_gbps": 390, "src": "10.0.0.2"},
+    {"name": "retransmit", "ingress_port": 2, "members": [7], "dscp": 12, "bytes": 4000, "rate_gbps": 200, "src": "10.0.0.3"},
+    {"name": "no-trim", "ingress_port": 3, "members": [7], "dscp": 0, "bytes": 4000, "rate_gbps": 200, "src": "10.0.0.4"}
+  ]
+}"#;

@@ -1,0 +1,141 @@
+//! `sswitch sim`: the main job, and `sswitch scenario`: the built-ins.
+
+use super::{load_document, CommandResult, Failure};
+use reference::sim::records::write_all;
+use reference::sim::{built_in, scenario::parse_time_ps, Scenario, SimError, SimOptions, BUILT_IN};
+use reference::switch::SwitchIdentity;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+#[command(long_about = "Simulates one switch with the reference blocks: senders behind its ports that honour \
+    PFC, strict-priority egress that honours received pauses, ECN marking, ECMP/flowlet balancing, trimming. \
+    Writes the vendor's records as CSV ({simulation}-{record}-0.csv) and prints a summary whose \
+    conservation line must balance. Scenarios: a built-in name (see `sswitch scenario`) or a JSON file.")]
+pub struct SimArgs {
+    /// The switch's `typedParameters`; the default configuration when left out
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// A built-in scenario name or a scenario JSON file
+    #[arg(long, value_name = "NAME|FILE", default_value = "default")]
+    pub scenario: String,
+    /// Folder for the CSV records
+    #[arg(long = "out", value_name = "DIR", default_value = "sim-out")]
+    pub out: PathBuf,
+    /// Simulation seed (ECN draws, flowlet ties)
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Run number, mixed into the flowlet draw's seed
+    #[arg(long, default_value_t = 0)]
+    pub run: u32,
+    /// Node id of the switch (ECMP salt, seeds)
+    #[arg(long, default_value_t = 1)]
+    pub node_id: u32,
+    /// Simulated time, overriding the scenario's, e.g. 200us
+    #[arg(long, value_name = "T")]
+    pub duration: Option<String>,
+    /// Also write every switch event in the replay format (JSON lines)
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// The simulation's name in file names; the scenario's name by default
+    #[arg(long)]
+    pub name: Option<String>,
+}
+
+fn load_scenario(spec: &str) -> Result<Scenario, Failure> {
+    if let Some(s) = built_in(spec) {
+        return Ok(s);
+    }
+    let path = Path::new(spec);
+    if !path.exists() {
+        return Err(Failure::input(format!("scenario {spec:?} is neither a built-in ({}) nor a file", BUILT_IN.join(", "))));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| Failure::input(format!("cannot read scenario {spec}: {e}")))?;
+    Scenario::from_json(&text).map_err(|e| Failure::input(format!("{spec}: {e}")))
+}
+
+pub fn run(a: SimArgs) -> CommandResult {
+    let doc = load_document(a.config.as_deref())?;
+    let mut scenario = load_scenario(&a.scenario)?;
+    if let Some(d) = &a.duration {
+        parse_time_ps("--duration", d).map_err(Failure::input)?;
+        scenario.duration = d.clone();
+    }
+    let checked = scenario.check().map_err(|e| Failure::input(format!("{}: {e}", a.scenario)))?;
+    let name = a.name.clone().unwrap_or_else(|| checked.name.clone());
+    let identity = SwitchIdentity { node_id: a.node_id, sim_seed: a.seed, run: a.run };
+    let options = SimOptions { node_id: a.node_id, component_name: format!("switch-{}", a.node_id), progress: true };
+    let trace_partial = a.trace.as_ref().map(|p| p.with_extension("jsonl.partial"));
+    if let Some(parent) = trace_partial.as_ref().and_then(|p| p.parent()).filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| Failure::input(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    let mut trace_file = match &trace_partial {
+        Some(p) => Some(BufWriter::new(std::fs::File::create(p).map_err(|e| Failure::input(format!("cannot write {}: {e}", p.display())))?)),
+        None => None,
+    };
+    let trace: Option<&mut dyn std::io::Write> = trace_file.as_mut().map(|w| w as &mut dyn std::io::Write);
+    let result = reference::sim::run(&doc, &checked, identity, options, trace).map_err(|e| match e {
+        SimError::Config(lines) => Failure::rules(lines),
+        other => Failure::input(other),
+    });
+    drop(trace_file);
+    let result = match result {
+        Ok(r) => r,
+        Err(f) => {
+            if let Some(p) = &trace_partial {
+                let _ = std::fs::remove_file(p);
+            }
+            return Err(f);
+        }
+    };
+    if let (Some(partial), Some(path)) = (&trace_partial, &a.trace) {
+        std::fs::rename(partial, path).map_err(|e| Failure::input(format!("cannot write {}: {e}", path.display())))?;
+    }
+    let written = write_all(&a.out, &name, &result.records()).map_err(|e| Failure::input(format!("cannot write records to {}: {e}", a.out.display())))?;
+    println!("scenario {name}: {} ports", checked.ports());
+    println!("{}", result.summary);
+    for path in written {
+        println!("wrote {}", path.display());
+    }
+    if !result.summary.balances() {
+        return Err(Failure::rules(vec!["error: the conservation line does not balance (a model bug: please report it)".into()]));
+    }
+    Ok(())
+}
+
+#[derive(clap::Args)]
+pub struct ScenarioArgs {
+    /// A built-in scenario to print as JSON (a template for your own); lists them when left out
+    pub name: Option<String>,
+}
+
+pub fn show(a: ScenarioArgs) -> CommandResult {
+    match a.name {
+        None => {
+            for name in BUILT_IN {
+                println!("{name}");
+            }
+            Ok(())
+        }
+        Some(name) => {
+            let s = built_in(&name).ok_or_else(|| Failure::input(format!("{name:?} is not one of {}", BUILT_IN.join(", "))))?;
+            let value = serde_json::json!({
+                "name": s.name, "duration": s.duration, "config_patch": s.config_patch,
+                "ports": {"downlinks": s.ports.downlinks, "uplinks": s.ports.uplinks,
+                          "downlink_peer_rate_gbps": s.ports.downlink_peer_rate_gbps,
+                          "uplink_peer_rate_gbps": s.ports.uplink_peer_rate_gbps,
+                          "downlink_peer_delay": s.ports.downlink_peer_delay},
+                "flows": s.flows.iter().map(|f| serde_json::json!({
+                    "name": f.name, "ingress_port": f.ingress_port, "members": f.members, "dscp": f.dscp, "ecn": f.ecn,
+                    "bytes": f.bytes, "rate_gbps": f.rate_gbps, "start": f.start, "stop": f.stop, "proto": f.proto,
+                    "src": f.src, "dst": f.dst, "sport": f.sport, "dport": f.dport, "count": f.count,
+                })).collect::<Vec<_>>(),
+                "peer_pauses": s.peer_pauses.iter().map(|p| serde_json::json!({
+                    "port": p.port, "classes": p.classes, "quanta": p.quanta, "at": p.at, "every": p.every, "until": p.until,
+                })).collect::<Vec<_>>(),
+            });
+            println!("{}", serde_json::to_string_pretty(&value).expect("JSON"));
+            Ok(())
+        }
+    }
+}

@@ -6,6 +6,7 @@
 //! * [`ecmp_hash::EcmpHash`]: flow hash and member, one key per clock.
 //! * [`ecn_marker::EcnMarker`]: EWMA per queue in block RAM and the marking decision.
 
+pub mod buffer_manager;
 pub mod crc_matrix;
 pub mod ecmp_hash;
 pub mod ecn_marker;

@@ -266,6 +266,11 @@ impl BufferManager {
         &self.params
     }
 
+    /// For reprogramming between runs (counters are kept).
+    pub fn params_mut(&mut self) -> &mut BufferParams {
+        &mut self.params
+    }
+
     /// Ingress admission of a data frame of `bytes` (without Ethernet header).
     pub fn ingress(&mut self, now_ns: u64, port: usize, dscp: u8, bytes: u32) -> Ingress {
         let class = self.params.classifier.classify(dscp);

@@ -14,10 +14,10 @@ use synth::HardwareBlock;
 #[command(long_about = "Writes a hardware block's Verilog (module `top`) for FPGA flows. \
     The block takes its configuration as register writes at run time; see `sswitch registers`.")]
 pub struct VerilogArgs {
-    /// The block: ecmp-hash or ecn-marker
+    /// The block: ecmp-hash, ecn-marker or buffer-manager
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(BLOCK_NAMES))]
     pub block: String,
-    /// Egress ports, for blocks with per-port state (ecn-marker: 1 to 256, default 16)
+    /// Ports, for blocks with per-port state (ecn-marker, buffer-manager: 1 to 256, default 16)
     #[arg(long, value_name = "N")]
     pub ports: Option<usize>,
     /// Output folder; the file is <block>.v

@@ -1,5 +1,6 @@
 //! The hardware blocks that can be turned into Verilog.
 
+use hdl::buffer_manager::BufferManager;
 use hdl::ecmp_hash::EcmpHash;
 use hdl::ecn_marker::EcnMarker;
 use rust_hdl::prelude::*;
@@ -9,12 +10,14 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HardwareBlock {
     EcmpHash,
-    /// For `ports` egress ports (2 to 256).
+    /// For `ports` egress ports (1 to 256).
     EcnMarker { ports: usize },
+    /// For `ports` ports (1 to 256).
+    BufferManager { ports: usize },
 }
 
 /// Names accepted by [`HardwareBlock::parse`].
-pub const BLOCK_NAMES: &[&str] = &["ecmp-hash", "ecn-marker"];
+pub const BLOCK_NAMES: &[&str] = &["ecmp-hash", "ecn-marker", "buffer-manager"];
 
 /// Ports of an ECN marker when none are given.
 pub const DEFAULT_PORTS: usize = 16;
@@ -26,6 +29,7 @@ impl HardwareBlock {
             ("ecmp-hash", None) => Ok(HardwareBlock::EcmpHash),
             ("ecmp-hash", Some(n)) => Err(format!("--ports {n}: the ecmp-hash block has no per-port state")),
             ("ecn-marker", ports) => Ok(HardwareBlock::EcnMarker { ports: ports.unwrap_or(DEFAULT_PORTS) }),
+            ("buffer-manager", ports) => Ok(HardwareBlock::BufferManager { ports: ports.unwrap_or(DEFAULT_PORTS) }),
             (other, _) => Err(format!("block {other:?} is not one of {}", BLOCK_NAMES.join(", "))),
         }
     }
@@ -34,6 +38,7 @@ impl HardwareBlock {
         match self {
             HardwareBlock::EcmpHash => "ecmp-hash",
             HardwareBlock::EcnMarker { .. } => "ecn-marker",
+            HardwareBlock::BufferManager { .. } => "buffer-manager",
         }
     }
 
@@ -41,7 +46,26 @@ impl HardwareBlock {
     pub fn verilog(self) -> Result<String, String> {
         match self {
             HardwareBlock::EcmpHash => checked_verilog(EcmpHash::default()),
-            HardwareBlock::EcnMarker { ports } => ecn_marker_verilog(ports),
+            HardwareBlock::EcnMarker { ports } => per_port_verilog(ports, "ecn-marker", |a, p| match a {
+                4 => checked(EcnMarker::<4>::new(p)),
+                5 => checked(EcnMarker::<5>::new(p)),
+                6 => checked(EcnMarker::<6>::new(p)),
+                7 => checked(EcnMarker::<7>::new(p)),
+                8 => checked(EcnMarker::<8>::new(p)),
+                9 => checked(EcnMarker::<9>::new(p)),
+                10 => checked(EcnMarker::<10>::new(p)),
+                _ => checked(EcnMarker::<11>::new(p)),
+            }),
+            HardwareBlock::BufferManager { ports } => per_port_verilog(ports, "buffer-manager", |a, p| match a {
+                4 => checked(BufferManager::<4>::new(p)),
+                5 => checked(BufferManager::<5>::new(p)),
+                6 => checked(BufferManager::<6>::new(p)),
+                7 => checked(BufferManager::<7>::new(p)),
+                8 => checked(BufferManager::<8>::new(p)),
+                9 => checked(BufferManager::<9>::new(p)),
+                10 => checked(BufferManager::<10>::new(p)),
+                _ => checked(BufferManager::<11>::new(p)),
+            }),
         }
     }
 }
@@ -51,21 +75,17 @@ pub fn ecn_address_bits(ports: usize) -> usize {
     3 + (usize::BITS - ports.max(2).saturating_sub(1).leading_zeros()) as usize
 }
 
-fn ecn_marker_verilog(ports: usize) -> Result<String, String> {
-    fn build<const A: usize>(ports: usize) -> Result<String, String> {
-        checked_verilog(EcnMarker::<A>::new(ports).map_err(|e| e.to_string())?)
-    }
+/// Builds a block with per-(port, pool) state for the address width its
+/// port count needs (1 to 256 ports).
+fn per_port_verilog(ports: usize, name: &str, build: impl Fn(usize, usize) -> Result<String, String>) -> Result<String, String> {
     match ecn_address_bits(ports) {
-        4 => build::<4>(ports),
-        5 => build::<5>(ports),
-        6 => build::<6>(ports),
-        7 => build::<7>(ports),
-        8 => build::<8>(ports),
-        9 => build::<9>(ports),
-        10 => build::<10>(ports),
-        11 => build::<11>(ports),
-        _ => Err(format!("--ports {ports}: the ecn-marker block holds 1 to 256 ports")),
+        a @ 4..=11 => build(a, ports),
+        _ => Err(format!("--ports {ports}: the {name} block holds 1 to 256 ports")),
     }
+}
+
+fn checked<B: Block, E: fmt::Display>(block: Result<B, E>) -> Result<String, String> {
+    checked_verilog(block.map_err(|e| e.to_string())?)
 }
 
 impl fmt::Display for HardwareBlock {

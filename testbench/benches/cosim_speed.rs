@@ -8,7 +8,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::time::Instant;
 use testbench::cosim::{run, Harness, Trace};
 use testbench::waves::Waves;
-use testbench::{ecmp_hash_bench, ecn_marker_bench};
+use testbench::{buffer_manager_bench, ecmp_hash_bench, ecn_marker_bench};
 
 fn runner() -> TestRunner {
     TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[1; 32]))
@@ -42,4 +42,11 @@ fn main() {
     }
     let bench = ecn_marker_bench::EcnMarkerBench::<7>::new(16);
     measure(&bench, &bench.trace(&ops), "ecn_marker");
+
+    let mut ops = Vec::new();
+    while ops.len() < 100_000 {
+        ops.extend(buffer_manager_bench::strategies::ops(16, 40).new_tree(&mut r).unwrap().current());
+    }
+    let bench = buffer_manager_bench::BufferManagerBench::<7>::new(16);
+    measure(&bench, &bench.trace(&ops), "buffer_manager");
 }

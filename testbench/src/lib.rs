@@ -12,6 +12,7 @@
 //!   first mismatch: cycle, signal)          same trace, same check)   .gtkw view)
 //! ```
 
+pub mod buffer_manager_bench;
 pub mod cosim;
 pub mod ecmp_hash_bench;
 pub mod ecn_marker_bench;

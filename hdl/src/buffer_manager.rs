@@ -1,0 +1,614 @@
+//! Shared buffer manager block: classification, ingress admission with PFC
+//! and headroom, pools, egress admission against the egress limit (dynamic
+//! `alpha x free` or fixed, 1.5x for UET trimmable retransmissions), and
+//! release with headroom first and the resume check. One event per clock;
+//! bit-exact with `reference::buffer_manager` for arrivals and releases.
+//!
+//! Not yet in hardware (the reference has them): trimming, received PFC
+//! frames (per-class pause deadlines), and the pause re-send scheduler.
+//!
+//! Parameters: `A`, the RAM address width: `A - 3` port bits and 3 pool
+//! bits (up to `2^(A-3)` ports); [`BufferManager::new`] checks the ports.
+//!
+//! Ports, by channel (all synchronous to `clock`):
+//! * control: `reset` (synchronous; cancels events in flight, keeps counters)
+//! * configuration: `cfg_write`, `cfg_address` (8 bits), `cfg_data` (32)
+//! * event (one per clock): `ev_arrival` (a data frame: `ev_ingress_port`,
+//!   `ev_egress_port` already chosen, `ev_dscp`, `ev_bytes` without the
+//!   Ethernet header) or `ev_release` (a departed packet's tag:
+//!   `ev_ingress_port`, `ev_egress_port`, `ev_pool`, `ev_lossless`,
+//!   `ev_bytes` as charged)
+//! * result: `result_valid`, `result_release`, `admitted`, `drop_reason`
+//!   (0 none, 1 headroom full, 2 pool full, 3 egress limit, 4 egress pool),
+//!   `to_headroom`, `result_tc`, `result_pool`, `result_lossless`,
+//!   `charged_bytes`, `queue_bytes` (the egress queue after the packet);
+//!   `pause_request` / `resume_request` with `pfc_classes` for the event's
+//!   ingress port
+//!
+//! Latency 2 cycles, one event per cycle, back to back on the same
+//! counters.
+//!
+//! ```text
+//!  event ─► classify, RAM reads ─►[s1]─► counters (forwarded | RAM) ─► admit / release
+//!           (ingress, headroom, xoff    │   ─► RAM writes, pool registers ─►[s2 result]
+//!            at (in port, pool); egress │
+//!            at (eg port, pool); port)  └─ last writes kept for read-after-write
+//! ```
+
+use reference::register_map::*;
+use rust_hdl::prelude::*;
+use rust_hdl::widgets::prelude::RAM;
+
+pub const LATENCY: usize = 2;
+const MIN_CHARGE: u32 = 46;
+
+#[derive(LogicBlock)]
+pub struct BufferManager<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // configuration channel
+    pub cfg_write: Signal<In, Bit>,
+    pub cfg_address: Signal<In, Bits<8>>,
+    pub cfg_data: Signal<In, Bits<32>>,
+    // event channel
+    pub ev_arrival: Signal<In, Bit>,
+    pub ev_release: Signal<In, Bit>,
+    pub ev_ingress_port: Signal<In, Bits<8>>,
+    pub ev_egress_port: Signal<In, Bits<8>>,
+    pub ev_dscp: Signal<In, Bits<6>>,
+    pub ev_bytes: Signal<In, Bits<16>>,
+    pub ev_pool: Signal<In, Bits<3>>,
+    pub ev_lossless: Signal<In, Bit>,
+    // result channel
+    pub result_valid: Signal<Out, Bit>,
+    pub result_release: Signal<Out, Bit>,
+    pub admitted: Signal<Out, Bit>,
+    pub drop_reason: Signal<Out, Bits<3>>,
+    pub to_headroom: Signal<Out, Bit>,
+    pub result_tc: Signal<Out, Bits<3>>,
+    pub result_pool: Signal<Out, Bits<3>>,
+    pub result_lossless: Signal<Out, Bit>,
+    pub charged_bytes: Signal<Out, Bits<16>>,
+    pub queue_bytes: Signal<Out, Bits<32>>,
+    pub pause_request: Signal<Out, Bit>,
+    pub resume_request: Signal<Out, Bit>,
+    pub pfc_classes: Signal<Out, Bits<8>>,
+    // registers
+    dynamic_limit: DFF<Bit>,
+    uet_policy: DFF<Bit>,
+    alpha_q10: DFF<Bits<16>>,
+    xoff_bytes: DFF<Bits<32>>,
+    xon_bytes: DFF<Bits<32>>,
+    headroom_limit: DFF<Bits<32>>,
+    tc_pool: DFF<Bits<24>>,
+    pfc_enabled: DFF<Bits<8>>,
+    codepoints_a: DFF<Bits<24>>,
+    codepoints_b: DFF<Bits<12>>,
+    pool_size: [DFF<Bits<32>>; 8],
+    fixed_limit: [DFF<Bits<32>>; 8],
+    retransmit_limit: [DFF<Bits<32>>; 8],
+    // switch-wide counters
+    pool_bytes: [DFF<Bits<32>>; 8],
+    pool_egress_bytes: [DFF<Bits<32>>; 8],
+    // per (port, pool) and per port counters
+    ingress_ram: RAM<Bits<32>, A>,
+    headroom_ram: RAM<Bits<32>, A>,
+    xoff_ram: RAM<Bit, A>,
+    egress_ram: RAM<Bits<32>, A>,
+    port_ram: RAM<Bits<32>, A>,
+    // stage 1
+    s1_arrival: DFF<Bit>,
+    s1_release: DFF<Bit>,
+    s1_in_address: DFF<Bits<A>>,
+    s1_eg_address: DFF<Bits<A>>,
+    s1_port_address: DFF<Bits<A>>,
+    s1_pool: DFF<Bits<3>>,
+    s1_tc: DFF<Bits<3>>,
+    s1_lossless: DFF<Bit>,
+    s1_retransmit: DFF<Bit>,
+    s1_bytes: DFF<Bits<16>>,
+    // last writes, for read-after-write
+    fw_in_valid: DFF<Bit>,
+    fw_in_address: DFF<Bits<A>>,
+    fw_ingress: DFF<Bits<32>>,
+    fw_headroom: DFF<Bits<32>>,
+    fw_xoff: DFF<Bit>,
+    fw_eg_valid: DFF<Bit>,
+    fw_eg_address: DFF<Bits<A>>,
+    fw_egress: DFF<Bits<32>>,
+    fw_port_valid: DFF<Bit>,
+    fw_port_address: DFF<Bits<A>>,
+    fw_port: DFF<Bits<32>>,
+    // stage 2: result
+    s2_valid: DFF<Bit>,
+    s2_release: DFF<Bit>,
+    s2_admitted: DFF<Bit>,
+    s2_drop: DFF<Bits<3>>,
+    s2_headroom: DFF<Bit>,
+    s2_tc: DFF<Bits<3>>,
+    s2_pool: DFF<Bits<3>>,
+    s2_lossless: DFF<Bit>,
+    s2_bytes: DFF<Bits<16>>,
+    s2_queue: DFF<Bits<32>>,
+    s2_pause: DFF<Bit>,
+    s2_resume: DFF<Bit>,
+    s2_classes: DFF<Bits<8>>,
+    // combinational intermediates: classification
+    cl_tc: Signal<Local, Bits<3>>,
+    cl_pool: Signal<Local, Bits<3>>,
+    cl_lossless: Signal<Local, Bit>,
+    cl_retransmit: Signal<Local, Bit>,
+    ev_pool_used: Signal<Local, Bits<3>>,
+    // combinational intermediates: counters now
+    ingress_now: Signal<Local, Bits<32>>,
+    headroom_now: Signal<Local, Bits<32>>,
+    xoff_now: Signal<Local, Bit>,
+    egress_now: Signal<Local, Bits<32>>,
+    port_now: Signal<Local, Bits<32>>,
+    pool_now: Signal<Local, Bits<32>>,
+    pool_egress_now: Signal<Local, Bits<32>>,
+    pool_size_now: Signal<Local, Bits<32>>,
+    fixed_now: Signal<Local, Bits<32>>,
+    retransmit_now: Signal<Local, Bits<32>>,
+    group_classes: Signal<Local, Bits<8>>,
+    class_in_group: [Signal<Local, Bits<8>>; 8],
+    ingress_drop: Signal<Local, Bits<3>>,
+    egress_drop: Signal<Local, Bits<3>>,
+    bytes32: Signal<Local, Bits<32>>,
+    // combinational intermediates: the decision
+    ingress_next: Signal<Local, Bits<32>>,
+    headroom_next: Signal<Local, Bits<32>>,
+    xoff_next: Signal<Local, Bit>,
+    egress_next: Signal<Local, Bits<32>>,
+    port_next: Signal<Local, Bits<32>>,
+    pool_next: Signal<Local, Bits<32>>,
+    pool_egress_next: Signal<Local, Bits<32>>,
+    drop_code: Signal<Local, Bits<3>>,
+    went_headroom: Signal<Local, Bit>,
+    pause_now: Signal<Local, Bit>,
+    resume_now: Signal<Local, Bit>,
+    free_bytes: Signal<Local, Bits<32>>,
+    alpha_hi: Signal<Local, Bits<32>>,
+    alpha_lo: Signal<Local, Bits<32>>,
+    limit: Signal<Local, Bits<32>>,
+    from_headroom: Signal<Local, Bits<32>>,
+    // register addresses
+    reg_main: [Constant<Bits<8>>; 9],
+    reg_pool_size: [Constant<Bits<8>>; 8],
+    reg_fixed: [Constant<Bits<8>>; 8],
+    reg_retransmit: [Constant<Bits<8>>; 8],
+    min_charge: Constant<Bits<16>>,
+    limit_saturated: Constant<Bits<32>>,
+}
+
+/// A port count the block cannot address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildError(pub String);
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+fn c8(v: u8) -> Constant<Bits<8>> {
+    Constant::new(Bits::<8>::from(v as LiteralType))
+}
+
+fn zero_ram<D: Synth, const N: usize>() -> RAM<D, N> {
+    RAM::from(std::iter::repeat_n(D::default(), 1 << N))
+}
+
+impl<const A: usize> BufferManager<A> {
+    pub fn new(ports: usize) -> Result<BufferManager<A>, BuildError> {
+        if !(4..=11).contains(&A) {
+            return Err(BuildError(format!("address width A = {A} bits: supported 4 to 11 (2 to 256 ports)")));
+        }
+        let capacity = 1usize << (A - 3);
+        if ports == 0 || ports > capacity {
+            return Err(BuildError(format!("ports = {ports}: a buffer manager with A = {A} address bits holds 1 to {capacity} ports")));
+        }
+        Ok(BufferManager {
+            clock: Default::default(), reset: Default::default(),
+            cfg_write: Default::default(), cfg_address: Default::default(), cfg_data: Default::default(),
+            ev_arrival: Default::default(), ev_release: Default::default(), ev_ingress_port: Default::default(),
+            ev_egress_port: Default::default(), ev_dscp: Default::default(), ev_bytes: Default::default(),
+            ev_pool: Default::default(), ev_lossless: Default::default(),
+            result_valid: Default::default(), result_release: Default::default(), admitted: Default::default(),
+            drop_reason: Default::default(), to_headroom: Default::default(), result_tc: Default::default(),
+            result_pool: Default::default(), result_lossless: Default::default(), charged_bytes: Default::default(),
+            queue_bytes: Default::default(), pause_request: Default::default(), resume_request: Default::default(),
+            pfc_classes: Default::default(),
+            dynamic_limit: Default::default(), uet_policy: Default::default(), alpha_q10: Default::default(),
+            xoff_bytes: Default::default(), xon_bytes: Default::default(), headroom_limit: Default::default(),
+            tc_pool: Default::default(), pfc_enabled: Default::default(), codepoints_a: Default::default(),
+            codepoints_b: Default::default(), pool_size: Default::default(), fixed_limit: Default::default(),
+            retransmit_limit: Default::default(), pool_bytes: Default::default(), pool_egress_bytes: Default::default(),
+            ingress_ram: zero_ram(), headroom_ram: zero_ram(), xoff_ram: zero_ram(), egress_ram: zero_ram(), port_ram: zero_ram(),
+            s1_arrival: Default::default(), s1_release: Default::default(), s1_in_address: Default::default(),
+            s1_eg_address: Default::default(), s1_port_address: Default::default(), s1_pool: Default::default(),
+            s1_tc: Default::default(), s1_lossless: Default::default(), s1_retransmit: Default::default(), s1_bytes: Default::default(),
+            fw_in_valid: Default::default(), fw_in_address: Default::default(), fw_ingress: Default::default(),
+            fw_headroom: Default::default(), fw_xoff: Default::default(), fw_eg_valid: Default::default(),
+            fw_eg_address: Default::default(), fw_egress: Default::default(), fw_port_valid: Default::default(),
+            fw_port_address: Default::default(), fw_port: Default::default(),
+            s2_valid: Default::default(), s2_release: Default::default(), s2_admitted: Default::default(),
+            s2_drop: Default::default(), s2_headroom: Default::default(), s2_tc: Default::default(), s2_pool: Default::default(),
+            s2_lossless: Default::default(), s2_bytes: Default::default(), s2_queue: Default::default(),
+            s2_pause: Default::default(), s2_resume: Default::default(), s2_classes: Default::default(),
+            cl_tc: Default::default(), cl_pool: Default::default(), cl_lossless: Default::default(),
+            cl_retransmit: Default::default(), ev_pool_used: Default::default(),
+            ingress_now: Default::default(), headroom_now: Default::default(), xoff_now: Default::default(),
+            egress_now: Default::default(), port_now: Default::default(), pool_now: Default::default(),
+            pool_egress_now: Default::default(), pool_size_now: Default::default(), fixed_now: Default::default(),
+            retransmit_now: Default::default(), group_classes: Default::default(), bytes32: Default::default(),
+            class_in_group: Default::default(), ingress_drop: Default::default(), egress_drop: Default::default(),
+            ingress_next: Default::default(), headroom_next: Default::default(), xoff_next: Default::default(),
+            egress_next: Default::default(), port_next: Default::default(), pool_next: Default::default(),
+            pool_egress_next: Default::default(), drop_code: Default::default(), went_headroom: Default::default(),
+            pause_now: Default::default(), resume_now: Default::default(), free_bytes: Default::default(),
+            alpha_hi: Default::default(), alpha_lo: Default::default(), limit: Default::default(),
+            from_headroom: Default::default(),
+            reg_main: [BM_MODE, BM_ALPHA, BM_XOFF, BM_XON, BM_HEADROOM, BM_TC_POOL, BM_PFC_ENABLED, BM_CODEPOINTS_A, BM_CODEPOINTS_B].map(c8),
+            reg_pool_size: std::array::from_fn(|p| c8(BM_POOL_SIZE + p as u8)),
+            reg_fixed: std::array::from_fn(|p| c8(BM_FIXED_LIMIT + p as u8)),
+            reg_retransmit: std::array::from_fn(|p| c8(BM_RETRANSMIT_LIMIT + p as u8)),
+            min_charge: Constant::new(Bits::<16>::from(MIN_CHARGE as LiteralType)),
+            limit_saturated: Constant::new(Bits::<32>::from(u32::MAX as LiteralType)),
+        })
+    }
+}
+
+impl<const A: usize> Logic for BufferManager<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, dynamic_limit, uet_policy, alpha_q10, xoff_bytes, xon_bytes, headroom_limit,
+            tc_pool, pfc_enabled, codepoints_a, codepoints_b,
+            s1_arrival, s1_release, s1_in_address, s1_eg_address, s1_port_address, s1_pool, s1_tc, s1_lossless,
+            s1_retransmit, s1_bytes, fw_in_valid, fw_in_address, fw_ingress, fw_headroom, fw_xoff, fw_eg_valid,
+            fw_eg_address, fw_egress, fw_port_valid, fw_port_address, fw_port,
+            s2_valid, s2_release, s2_admitted, s2_drop, s2_headroom, s2_tc, s2_pool, s2_lossless, s2_bytes, s2_queue,
+            s2_pause, s2_resume, s2_classes);
+        for p in 0..8 {
+            self.pool_size[p].clock.next = self.clock.val();
+            self.pool_size[p].d.next = self.pool_size[p].q.val();
+            self.fixed_limit[p].clock.next = self.clock.val();
+            self.fixed_limit[p].d.next = self.fixed_limit[p].q.val();
+            self.retransmit_limit[p].clock.next = self.clock.val();
+            self.retransmit_limit[p].d.next = self.retransmit_limit[p].q.val();
+            self.pool_bytes[p].clock.next = self.clock.val();
+            self.pool_bytes[p].d.next = self.pool_bytes[p].q.val();
+            self.pool_egress_bytes[p].clock.next = self.clock.val();
+            self.pool_egress_bytes[p].d.next = self.pool_egress_bytes[p].q.val();
+        }
+        // Configuration channel.
+        if self.cfg_write.val() {
+            if self.cfg_address.val() == self.reg_main[0].val() {
+                self.dynamic_limit.d.next = self.cfg_data.val().get_bit(0);
+                self.uet_policy.d.next = self.cfg_data.val().get_bit(1);
+            }
+            if self.cfg_address.val() == self.reg_main[1].val() {
+                self.alpha_q10.d.next = self.cfg_data.val().get_bits::<16>(0);
+            }
+            if self.cfg_address.val() == self.reg_main[2].val() {
+                self.xoff_bytes.d.next = self.cfg_data.val();
+            }
+            if self.cfg_address.val() == self.reg_main[3].val() {
+                self.xon_bytes.d.next = self.cfg_data.val();
+            }
+            if self.cfg_address.val() == self.reg_main[4].val() {
+                self.headroom_limit.d.next = self.cfg_data.val();
+            }
+            if self.cfg_address.val() == self.reg_main[5].val() {
+                self.tc_pool.d.next = self.cfg_data.val().get_bits::<24>(0);
+            }
+            if self.cfg_address.val() == self.reg_main[6].val() {
+                self.pfc_enabled.d.next = self.cfg_data.val().get_bits::<8>(0);
+            }
+            if self.cfg_address.val() == self.reg_main[7].val() {
+                self.codepoints_a.d.next = self.cfg_data.val().get_bits::<24>(0);
+            }
+            if self.cfg_address.val() == self.reg_main[8].val() {
+                self.codepoints_b.d.next = self.cfg_data.val().get_bits::<12>(0);
+            }
+            for p in 0..8 {
+                if self.cfg_address.val() == self.reg_pool_size[p].val() {
+                    self.pool_size[p].d.next = self.cfg_data.val();
+                }
+                if self.cfg_address.val() == self.reg_fixed[p].val() {
+                    self.fixed_limit[p].d.next = self.cfg_data.val();
+                }
+                if self.cfg_address.val() == self.reg_retransmit[p].val() {
+                    self.retransmit_limit[p].d.next = self.cfg_data.val();
+                }
+            }
+        }
+        // Stage 0: classify an arrival (DSCP / 8, or the UET codepoint role:
+        // the first matching role wins, so the roles are tested last-first).
+        self.cl_tc.next = bit_cast::<3, 6>(self.ev_dscp.val() >> 3);
+        self.cl_retransmit.next = false;
+        if self.uet_policy.q.val() {
+            self.cl_tc.next = 0.into();
+            if self.ev_dscp.val() == self.codepoints_b.q.val().get_bits::<6>(6) {
+                self.cl_tc.next = 1.into();
+            }
+            if self.ev_dscp.val() == self.codepoints_b.q.val().get_bits::<6>(0) {
+                self.cl_tc.next = 1.into();
+            }
+            if self.ev_dscp.val() == self.codepoints_a.q.val().get_bits::<6>(18) {
+                self.cl_tc.next = 2.into();
+            }
+            if self.ev_dscp.val() == self.codepoints_a.q.val().get_bits::<6>(12) {
+                self.cl_tc.next = 0.into();
+                self.cl_retransmit.next = true;
+            }
+            if self.ev_dscp.val() == self.codepoints_a.q.val().get_bits::<6>(6) {
+                self.cl_tc.next = 0.into();
+                self.cl_retransmit.next = false;
+            }
+            if self.ev_dscp.val() == self.codepoints_a.q.val().get_bits::<6>(0) {
+                self.cl_tc.next = 0.into();
+                self.cl_retransmit.next = false;
+            }
+        }
+        self.cl_pool.next = self.cl_tc.val();
+        if !self.uet_policy.q.val() {
+            for t in 0..8 {
+                if self.cl_tc.val().index() == t {
+                    self.cl_pool.next = self.tc_pool.q.val().get_bits::<3>(3 * t);
+                }
+            }
+        }
+        self.cl_lossless.next = false;
+        for t in 0..8 {
+            if self.cl_tc.val().index() == t {
+                self.cl_lossless.next = self.pfc_enabled.q.val().get_bit(t);
+            }
+        }
+        self.ev_pool_used.next = self.cl_pool.val();
+        if self.ev_release.val() {
+            self.ev_pool_used.next = self.ev_pool.val();
+        }
+        // Counter addresses: (ingress port, pool), (egress port, pool), egress port.
+        self.ingress_ram.read_clock.next = self.clock.val();
+        self.headroom_ram.read_clock.next = self.clock.val();
+        self.xoff_ram.read_clock.next = self.clock.val();
+        self.egress_ram.read_clock.next = self.clock.val();
+        self.port_ram.read_clock.next = self.clock.val();
+        self.ingress_ram.write_clock.next = self.clock.val();
+        self.headroom_ram.write_clock.next = self.clock.val();
+        self.xoff_ram.write_clock.next = self.clock.val();
+        self.egress_ram.write_clock.next = self.clock.val();
+        self.port_ram.write_clock.next = self.clock.val();
+        self.s1_in_address.d.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
+        self.s1_eg_address.d.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_egress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
+        self.s1_port_address.d.next = bit_cast::<A, 8>(self.ev_egress_port.val());
+        self.ingress_ram.read_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
+        self.headroom_ram.read_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
+        self.xoff_ram.read_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
+        self.egress_ram.read_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_egress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
+        self.port_ram.read_address.next = bit_cast::<A, 8>(self.ev_egress_port.val());
+        self.s1_arrival.d.next = self.ev_arrival.val() & !self.ev_release.val() & !self.reset.val();
+        self.s1_release.d.next = self.ev_release.val() & !self.reset.val();
+        self.s1_pool.d.next = self.ev_pool_used.val();
+        self.s1_tc.d.next = self.cl_tc.val();
+        self.s1_lossless.d.next = self.cl_lossless.val();
+        self.s1_retransmit.d.next = self.cl_retransmit.val();
+        self.s1_bytes.d.next = self.ev_bytes.val();
+        if self.ev_arrival.val() & (self.ev_bytes.val() < self.min_charge.val()) {
+            self.s1_bytes.d.next = self.min_charge.val();
+        }
+        if self.ev_release.val() {
+            self.s1_lossless.d.next = self.ev_lossless.val();
+        }
+        // Stage 1: the counters as of now.
+        self.ingress_now.next = self.ingress_ram.read_data.val();
+        self.headroom_now.next = self.headroom_ram.read_data.val();
+        self.xoff_now.next = self.xoff_ram.read_data.val();
+        if self.fw_in_valid.q.val() & (self.fw_in_address.q.val() == self.s1_in_address.q.val()) {
+            self.ingress_now.next = self.fw_ingress.q.val();
+            self.headroom_now.next = self.fw_headroom.q.val();
+            self.xoff_now.next = self.fw_xoff.q.val();
+        }
+        self.egress_now.next = self.egress_ram.read_data.val();
+        if self.fw_eg_valid.q.val() & (self.fw_eg_address.q.val() == self.s1_eg_address.q.val()) {
+            self.egress_now.next = self.fw_egress.q.val();
+        }
+        self.port_now.next = self.port_ram.read_data.val();
+        if self.fw_port_valid.q.val() & (self.fw_port_address.q.val() == self.s1_port_address.q.val()) {
+            self.port_now.next = self.fw_port.q.val();
+        }
+        self.pool_now.next = self.pool_bytes[0].q.val();
+        self.pool_egress_now.next = self.pool_egress_bytes[0].q.val();
+        self.pool_size_now.next = self.pool_size[0].q.val();
+        self.fixed_now.next = self.fixed_limit[0].q.val();
+        self.retransmit_now.next = self.retransmit_limit[0].q.val();
+        for p in 1..8 {
+            if self.s1_pool.q.val().index() == p {
+                self.pool_now.next = self.pool_bytes[p].q.val();
+                self.pool_egress_now.next = self.pool_egress_bytes[p].q.val();
+                self.pool_size_now.next = self.pool_size[p].q.val();
+                self.fixed_now.next = self.fixed_limit[p].q.val();
+                self.retransmit_now.next = self.retransmit_limit[p].q.val();
+            }
+        }
+        // The pool's priority group: its lossless classes (one term per
+        // class, combined below; a local never reads itself).
+        for t in 0..8 {
+            self.class_in_group[t].next = 0.into();
+            if self.pfc_enabled.q.val().get_bit(t) {
+                if self.uet_policy.q.val() {
+                    if self.s1_pool.q.val().index() == t {
+                        self.class_in_group[t].next = (1 << t).into();
+                    }
+                } else if self.tc_pool.q.val().get_bits::<3>(3 * t) == self.s1_pool.q.val() {
+                    self.class_in_group[t].next = (1 << t).into();
+                }
+            }
+        }
+        self.group_classes.next = self.class_in_group[0].val() | self.class_in_group[1].val() | self.class_in_group[2].val()
+            | self.class_in_group[3].val() | self.class_in_group[4].val() | self.class_in_group[5].val()
+            | self.class_in_group[6].val() | self.class_in_group[7].val();
+        self.bytes32.next = bit_cast::<32, 16>(self.s1_bytes.q.val());
+        // Defaults: nothing changes.
+        self.ingress_next.next = self.ingress_now.val();
+        self.headroom_next.next = self.headroom_now.val();
+        self.xoff_next.next = self.xoff_now.val();
+        self.egress_next.next = self.egress_now.val();
+        self.port_next.next = self.port_now.val();
+        self.pool_next.next = self.pool_now.val();
+        self.pool_egress_next.next = self.pool_egress_now.val();
+        self.went_headroom.next = false;
+        self.pause_now.next = false;
+        self.resume_now.next = false;
+        self.from_headroom.next = 0.into();
+        // The lossy egress limit: (alpha x free) >> 10 from 16 x 16 products, or fixed.
+        self.free_bytes.next = 0.into();
+        if self.pool_size_now.val() > self.pool_egress_now.val() {
+            self.free_bytes.next = self.pool_size_now.val() - self.pool_egress_now.val();
+        }
+        self.alpha_hi.next = self.alpha_q10.q.val() * self.free_bytes.val().get_bits::<16>(16);
+        self.alpha_lo.next = self.alpha_q10.q.val() * self.free_bytes.val().get_bits::<16>(0);
+        self.limit.next = (self.alpha_hi.val() << 6) + (self.alpha_lo.val() >> 10);
+        if self.alpha_hi.val() >= 0x3FF_FFFF {
+            self.limit.next = self.limit_saturated.val();
+        }
+        if !self.dynamic_limit.q.val() {
+            self.limit.next = self.fixed_now.val();
+            if self.s1_retransmit.q.val() {
+                self.limit.next = self.retransmit_now.val();
+            }
+        }
+        // Ingress admission.
+        self.ingress_drop.next = 0.into();
+        if self.s1_arrival.q.val() {
+            if self.s1_lossless.q.val() & self.xoff_now.val() {
+                if self.headroom_now.val() + self.bytes32.val() > self.headroom_limit.q.val() {
+                    self.ingress_drop.next = 1.into();
+                } else {
+                    self.headroom_next.next = self.headroom_now.val() + self.bytes32.val();
+                    self.went_headroom.next = true;
+                }
+            } else {
+                if self.s1_lossless.q.val() & (self.ingress_now.val() + self.bytes32.val() > self.xoff_bytes.q.val()) {
+                    self.pause_now.next = true;
+                    self.xoff_next.next = true;
+                }
+                if self.pool_now.val() + self.bytes32.val() > self.pool_size_now.val() {
+                    self.ingress_drop.next = 2.into();
+                } else {
+                    self.ingress_next.next = self.ingress_now.val() + self.bytes32.val();
+                    self.pool_next.next = self.pool_now.val() + self.bytes32.val();
+                }
+            }
+        }
+        // Egress admission: only lossy packets are limited.
+        self.egress_drop.next = 0.into();
+        if self.s1_arrival.q.val() & (self.ingress_drop.val() == 0) & !self.s1_lossless.q.val() {
+            if self.egress_now.val() + self.bytes32.val() > self.limit.val() {
+                self.egress_drop.next = 3.into();
+            } else if self.pool_egress_now.val() + self.bytes32.val() > self.pool_size_now.val() {
+                self.egress_drop.next = 4.into();
+            }
+        }
+        self.drop_code.next = self.ingress_drop.val();
+        if self.ingress_drop.val() == 0 {
+            self.drop_code.next = self.egress_drop.val();
+        }
+        if self.egress_drop.val() != 0 {
+            // A lossy packet dropped at egress gives its ingress charge back.
+            self.ingress_next.next = self.ingress_now.val();
+            self.pool_next.next = self.pool_now.val();
+        }
+        if self.s1_arrival.q.val() & (self.drop_code.val() == 0) {
+            self.egress_next.next = self.egress_now.val() + self.bytes32.val();
+            self.port_next.next = self.port_now.val() + self.bytes32.val();
+            self.pool_egress_next.next = self.pool_egress_now.val() + self.bytes32.val();
+        }
+        if self.s1_release.q.val() {
+            self.egress_next.next = self.egress_now.val() - self.bytes32.val();
+            self.port_next.next = self.port_now.val() - self.bytes32.val();
+            self.pool_egress_next.next = self.pool_egress_now.val() - self.bytes32.val();
+            if self.s1_lossless.q.val() {
+                self.from_headroom.next = self.headroom_now.val();
+                if self.bytes32.val() < self.headroom_now.val() {
+                    self.from_headroom.next = self.bytes32.val();
+                }
+            }
+            self.headroom_next.next = self.headroom_now.val() - self.from_headroom.val();
+            self.ingress_next.next = self.ingress_now.val() - (self.bytes32.val() - self.from_headroom.val());
+            self.pool_next.next = self.pool_now.val() - (self.bytes32.val() - self.from_headroom.val());
+            if self.s1_lossless.q.val() & self.xoff_now.val() & (self.headroom_next.val() == 0)
+                & (self.ingress_next.val() <= self.xon_bytes.q.val())
+            {
+                self.resume_now.next = true;
+                self.xoff_next.next = false;
+            }
+        }
+        // Writes (cancelled by reset).
+        self.ingress_ram.write_address.next = self.s1_in_address.q.val();
+        self.headroom_ram.write_address.next = self.s1_in_address.q.val();
+        self.xoff_ram.write_address.next = self.s1_in_address.q.val();
+        self.egress_ram.write_address.next = self.s1_eg_address.q.val();
+        self.port_ram.write_address.next = self.s1_port_address.q.val();
+        self.ingress_ram.write_data.next = self.ingress_next.val();
+        self.headroom_ram.write_data.next = self.headroom_next.val();
+        self.xoff_ram.write_data.next = self.xoff_next.val();
+        self.egress_ram.write_data.next = self.egress_next.val();
+        self.port_ram.write_data.next = self.port_next.val();
+        self.ingress_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        self.headroom_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        self.xoff_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        self.egress_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        self.port_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        self.fw_in_valid.d.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        self.fw_in_address.d.next = self.s1_in_address.q.val();
+        self.fw_ingress.d.next = self.ingress_next.val();
+        self.fw_headroom.d.next = self.headroom_next.val();
+        self.fw_xoff.d.next = self.xoff_next.val();
+        self.fw_eg_valid.d.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        self.fw_eg_address.d.next = self.s1_eg_address.q.val();
+        self.fw_egress.d.next = self.egress_next.val();
+        self.fw_port_valid.d.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        self.fw_port_address.d.next = self.s1_port_address.q.val();
+        self.fw_port.d.next = self.port_next.val();
+        if (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val() {
+            for p in 0..8 {
+                if self.s1_pool.q.val().index() == p {
+                    self.pool_bytes[p].d.next = self.pool_next.val();
+                    self.pool_egress_bytes[p].d.next = self.pool_egress_next.val();
+                }
+            }
+        }
+        // Stage 2: the result.
+        self.s2_valid.d.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        self.s2_release.d.next = self.s1_release.q.val();
+        self.s2_admitted.d.next = self.s1_arrival.q.val() & (self.drop_code.val() == 0);
+        self.s2_drop.d.next = self.drop_code.val();
+        self.s2_headroom.d.next = self.went_headroom.val() & (self.drop_code.val() == 0);
+        self.s2_tc.d.next = self.s1_tc.q.val();
+        self.s2_pool.d.next = self.s1_pool.q.val();
+        self.s2_lossless.d.next = self.s1_lossless.q.val();
+        self.s2_bytes.d.next = self.s1_bytes.q.val();
+        self.s2_queue.d.next = self.egress_next.val();
+        self.s2_pause.d.next = self.pause_now.val();
+        self.s2_resume.d.next = self.resume_now.val();
+        self.s2_classes.d.next = self.group_classes.val();
+        // Result channel.
+        self.result_valid.next = self.s2_valid.q.val();
+        self.result_release.next = self.s2_release.q.val();
+        self.admitted.next = self.s2_admitted.q.val();
+        self.drop_reason.next = self.s2_drop.q.val();
+        self.to_headroom.next = self.s2_headroom.q.val();
+        self.result_tc.next = self.s2_tc.q.val();
+        self.result_pool.next = self.s2_pool.q.val();
+        self.result_lossless.next = self.s2_lossless.q.val();
+        self.charged_bytes.next = self.s2_bytes.q.val();
+        self.queue_bytes.next = self.s2_queue.q.val();
+        self.pause_request.next = self.s2_pause.q.val() & self.s2_valid.q.val();
+        self.resume_request.next = self.s2_resume.q.val() & self.s2_valid.q.val();
+        self.pfc_classes.next = self.s2_classes.q.val();
+    }
+}

@@ -1,0 +1,368 @@
+//! Co-simulation adapter of the buffer manager block: ports, stimulus and
+//! the reference buffer manager's expected outputs.
+
+use crate::cosim::{port, Harness, Port, Trace};
+use hdl::buffer_manager::{BufferManager, LATENCY};
+use reference::buffer_manager::{BufferManager as ReferenceManager, BufferParams, ChargedTo, EgressMode, Tag};
+use reference::classify::{charged_bytes, Classifier, UetCodepoints};
+use reference::register_map::{buffer_manager_image, RegisterWrite};
+
+/// One cycle of stimulus.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    Idle,
+    Reset,
+    Write(RegisterWrite),
+    /// Reprogram every register (the reference takes the same parameters).
+    Program(Box<BufferParams>),
+    Arrive { ingress_port: u8, egress_port: u8, dscp: u8, bytes: u16 },
+    /// Release the outstanding packet `k mod count` (idle when none).
+    Release(usize),
+}
+
+/// Wrong reference variants that must make the co-simulation fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Xoff checked on the occupancy before the packet instead of after.
+    XoffBeforePacket,
+    /// Release takes from occupancy before headroom.
+    OccupancyBeforeHeadroom,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct BufferManagerBench<const A: usize> {
+    pub ports: usize,
+    pub fault: Option<Fault>,
+}
+
+impl<const A: usize> BufferManagerBench<A> {
+    pub fn new(ports: usize) -> Self {
+        BufferManagerBench { ports, fault: None }
+    }
+}
+
+const CFG: &str = "configuration";
+const EVENT: &str = "event";
+const RESULT: &str = "result";
+
+impl<const A: usize> Harness for BufferManagerBench<A> {
+    type Uut = BufferManager<A>;
+    const NAME: &'static str = "buffer_manager";
+    const INPUTS: &'static [Port] = &[
+        port("reset", 1, "control"),
+        port("cfg_write", 1, CFG),
+        port("cfg_address", 8, CFG),
+        port("cfg_data", 32, CFG),
+        port("ev_arrival", 1, EVENT),
+        port("ev_release", 1, EVENT),
+        port("ev_ingress_port", 8, EVENT),
+        port("ev_egress_port", 8, EVENT),
+        port("ev_dscp", 6, EVENT),
+        port("ev_bytes", 16, EVENT),
+        port("ev_pool", 3, EVENT),
+        port("ev_lossless", 1, EVENT),
+    ];
+    const OUTPUTS: &'static [Port] = &[
+        port("result_valid", 1, RESULT),
+        port("result_release", 1, RESULT),
+        port("admitted", 1, RESULT),
+        port("drop_reason", 3, RESULT),
+        port("to_headroom", 1, RESULT),
+        port("result_tc", 3, RESULT),
+        port("result_pool", 3, RESULT),
+        port("result_lossless", 1, RESULT),
+        port("charged_bytes", 16, RESULT),
+        port("queue_bytes", 32, RESULT),
+        port("pause_request", 1, RESULT),
+        port("resume_request", 1, RESULT),
+        port("pfc_classes", 8, RESULT),
+    ];
+
+    fn build(&self) -> BufferManager<A> {
+        BufferManager::new(self.ports).expect("a valid port count")
+    }
+
+    fn set_clock(uut: &mut BufferManager<A>, high: bool) {
+        uut.clock.next = high.into();
+    }
+
+    fn drive(uut: &mut BufferManager<A>, v: &[u64]) {
+        uut.reset.next = v[0] != 0;
+        uut.cfg_write.next = v[1] != 0;
+        uut.cfg_address.next = v[2].into();
+        uut.cfg_data.next = v[3].into();
+        uut.ev_arrival.next = v[4] != 0;
+        uut.ev_release.next = v[5] != 0;
+        uut.ev_ingress_port.next = v[6].into();
+        uut.ev_egress_port.next = v[7].into();
+        uut.ev_dscp.next = v[8].into();
+        uut.ev_bytes.next = v[9].into();
+        uut.ev_pool.next = v[10].into();
+        uut.ev_lossless.next = v[11] != 0;
+    }
+
+    fn observe(uut: &BufferManager<A>) -> Vec<u64> {
+        vec![
+            uut.result_valid.val() as u64,
+            uut.result_release.val() as u64,
+            uut.admitted.val() as u64,
+            uut.drop_reason.val().to_u64(),
+            uut.to_headroom.val() as u64,
+            uut.result_tc.val().to_u64(),
+            uut.result_pool.val().to_u64(),
+            uut.result_lossless.val() as u64,
+            uut.charged_bytes.val().to_u64(),
+            uut.queue_bytes.val().to_u64(),
+            uut.pause_request.val() as u64,
+            uut.resume_request.val() as u64,
+            uut.pfc_classes.val().to_u64(),
+        ]
+    }
+}
+
+/// Parameters with every port's timing filled in (the block does not use them).
+pub fn params(
+    ports: usize,
+    pool_size_bytes: [u32; 8],
+    headroom: u32,
+    xoff: u32,
+    xon: u32,
+    egress_mode: EgressMode,
+    fixed: [u32; 8],
+    classifier: Classifier,
+) -> BufferParams {
+    BufferParams {
+        pool_size_bytes,
+        headroom_limit_bytes: headroom,
+        xoff_bytes: xoff,
+        xon_bytes: xon,
+        egress_mode,
+        fixed_limit_bytes: fixed,
+        retransmit_limit_bytes: fixed.map(|f| f.saturating_mul(3) / 2),
+        trimming: false,
+        classifier,
+        quantum_q16: vec![83_886; ports],
+        delay_ns: vec![500; ports],
+        faces_nic: vec![true; ports],
+    }
+}
+
+fn zero_params(ports: usize) -> BufferParams {
+    let classifier = Classifier { uet_policy: false, tc_pool: [0; 8], pfc_enabled: [false; 8], codepoints: UetCodepoints { no_trim: 0, trimmable: 0, trimmable_retransmit: 0, control: 0, trimmed: 0, trimmed_last_hop: 0 } };
+    params(ports, [0; 8], 0, 0, 0, EgressMode::Fixed, [0; 8], classifier)
+}
+
+fn inputs(op: &Op) -> Vec<u64> {
+    let mut v = vec![0u64; 12];
+    match op {
+        Op::Reset => v[0] = 1,
+        Op::Write(w) => {
+            v[1] = 1;
+            v[2] = w.address as u64;
+            v[3] = w.data as u64;
+        }
+        Op::Arrive { ingress_port, egress_port, dscp, bytes } => {
+            v[4] = 1;
+            v[6] = *ingress_port as u64;
+            v[7] = *egress_port as u64;
+            v[8] = *dscp as u64;
+            v[9] = *bytes as u64;
+        }
+        _ => {}
+    }
+    v
+}
+
+fn release_inputs(tag: &Tag) -> Vec<u64> {
+    let mut v = vec![0u64; 12];
+    v[5] = 1;
+    v[6] = tag.ingress_port as u64;
+    v[7] = tag.egress_port as u64;
+    v[9] = tag.charged_bytes as u64;
+    v[10] = tag.pool as u64;
+    v[11] = tag.lossless as u64;
+    v
+}
+
+impl<const A: usize> BufferManagerBench<A> {
+    /// Expands programs into register writes and resolves releases, then
+    /// expects the reference's answers `LATENCY - 1` samples later. A
+    /// reset cancels the events of its own and the previous cycle.
+    pub fn trace(&self, ops: &[Op]) -> Trace {
+        let mut cycles: Vec<Op> = vec![Op::Reset; LATENCY];
+        for op in ops {
+            match op {
+                Op::Program(p) => cycles.extend(buffer_manager_image(p).into_iter().map(Op::Write)),
+                other => cycles.push(other.clone()),
+            }
+        }
+        cycles.extend(std::iter::repeat_n(Op::Idle, LATENCY));
+        let mut program_at: Vec<Option<BufferParams>> = vec![None; cycles.len()];
+        {
+            // Parameters take effect where their first write is.
+            let mut i = LATENCY;
+            for op in ops {
+                match op {
+                    Op::Program(p) => {
+                        program_at[i] = Some((**p).clone());
+                        i += buffer_manager_image(p).len();
+                    }
+                    _ => i += 1,
+                }
+            }
+        }
+        let mut reference = ReferenceManager::new(zero_params(1 << (A - 3)));
+        let mut outstanding: Vec<Tag> = Vec::new();
+        let idle = {
+            let mut e = vec![None; 13];
+            e[0] = Some(0);
+            e[10] = Some(0);
+            e[11] = Some(0);
+            e
+        };
+        let mut expected = vec![idle; cycles.len()];
+        let mut stimulus = Vec::with_capacity(cycles.len());
+        for (cycle, op) in cycles.iter().enumerate() {
+            if let Some(p) = program_at[cycle].take() {
+                *reference.params_mut() = p;
+            }
+            let cancelled = *op == Op::Reset || cycles.get(cycle + 1) == Some(&Op::Reset);
+            let at = cycle + LATENCY - 1;
+            match op {
+                Op::Arrive { ingress_port, egress_port, dscp, bytes } => {
+                    stimulus.push(inputs(op));
+                    if !cancelled {
+                        expected[at] = self.arrival(&mut reference, &mut outstanding, *ingress_port, *egress_port, *dscp, *bytes);
+                    }
+                }
+                Op::Release(k) if !outstanding.is_empty() => {
+                    let index = k % outstanding.len();
+                    let tag = outstanding[index];
+                    stimulus.push(release_inputs(&tag));
+                    if !cancelled {
+                        outstanding.swap_remove(index);
+                        expected[at] = self.release(&mut reference, &tag);
+                    }
+                }
+                Op::Release(_) => stimulus.push(inputs(&Op::Idle)),
+                other => stimulus.push(inputs(other)),
+            }
+        }
+        for e in expected.iter_mut().take(LATENCY - 1) {
+            *e = vec![None; 13];
+        }
+        Trace { inputs: stimulus, expected }
+    }
+
+    fn arrival(&self, r: &mut ReferenceManager, outstanding: &mut Vec<Tag>, ingress_port: u8, egress_port: u8, dscp: u8, bytes: u16) -> Vec<Option<u64>> {
+        let shift = if self.fault == Some(Fault::XoffBeforePacket) { charged_bytes(bytes as u32) } else { 0 };
+        let xoff = r.params().xoff_bytes;
+        r.params_mut().xoff_bytes = xoff.saturating_add(shift);
+        let ingress = r.ingress(0, ingress_port as usize, dscp, bytes as u32);
+        r.params_mut().xoff_bytes = xoff;
+        let class = ingress.class;
+        let mut drop = match ingress.drop {
+            Some(reference::buffer_manager::DropReason::HeadroomFull) => 1,
+            Some(_) => 2,
+            None => 0,
+        };
+        let mut admitted = false;
+        if drop == 0 {
+            let egress = r.egress(ingress_port as usize, &ingress, egress_port as usize);
+            match egress.tag {
+                Some(tag) => {
+                    admitted = true;
+                    outstanding.push(tag);
+                }
+                None => drop = if egress.drop == Some(reference::buffer_manager::DropReason::EgressLimit) { 3 } else { 4 },
+            }
+        }
+        let queue = r.egress_bytes(egress_port as usize, class.pool as usize);
+        let classes = r.params().priority_group(class.pool as usize);
+        vec![
+            Some(1), Some(0), Some(admitted as u64), Some(drop),
+            Some((admitted && ingress.charged_to == Some(ChargedTo::Headroom)) as u64),
+            Some(class.tc as u64), Some(class.pool as u64), Some(class.lossless as u64),
+            Some(charged_bytes(bytes as u32) as u64), Some(queue),
+            Some(ingress.pause_sent as u64), Some(0), ingress.pause_sent.then_some(classes as u64),
+        ]
+    }
+
+    fn release(&self, r: &mut ReferenceManager, tag: &Tag) -> Vec<Option<u64>> {
+        let wrong = (self.fault == Some(Fault::OccupancyBeforeHeadroom) && tag.lossless).then(|| {
+            // The resume decision if occupancy were drained before headroom.
+            let (port, pool) = (tag.ingress_port as usize, tag.pool as usize);
+            let (occupancy, headroom) = (r.ingress_bytes(port, pool), r.headroom_bytes(port, pool));
+            let from_occupancy = (tag.charged_bytes as u64).min(occupancy);
+            let headroom_after = headroom - (tag.charged_bytes as u64 - from_occupancy);
+            r.xoff_sent(port, pool) && headroom_after == 0 && occupancy - from_occupancy <= r.params().xon_bytes as u64
+        });
+        let resumed = r.release(tag);
+        let resumed = wrong.unwrap_or(resumed);
+        let queue = r.egress_bytes(tag.egress_port as usize, tag.pool as usize);
+        let classes = r.params().priority_group(tag.pool as usize);
+        vec![
+            Some(1), Some(1), Some(0), Some(0), Some(0), None, Some(tag.pool as u64), Some(tag.lossless as u64),
+            Some(tag.charged_bytes as u64), Some(queue), Some(0), Some(resumed as u64), resumed.then_some(classes as u64),
+        ]
+    }
+}
+
+/// Stimulus generators for proptest.
+pub mod strategies {
+    use super::{params, Op};
+    use hdl::buffer_manager::LATENCY;
+    use proptest::prelude::*;
+    use reference::buffer_manager::EgressMode;
+    use reference::classify::{Classifier, UetCodepoints};
+
+    fn classifier() -> impl Strategy<Value = Classifier> {
+        (prop::bool::weighted(0.3), prop::array::uniform8(0u8..8), prop::array::uniform8(prop::bool::weighted(0.4)), prop::array::uniform6(0u8..64))
+            .prop_map(|(uet_policy, tc_pool, pfc_enabled, cp)| Classifier {
+                uet_policy,
+                tc_pool,
+                pfc_enabled,
+                codepoints: UetCodepoints { no_trim: cp[0], trimmable: cp[1], trimmable_retransmit: cp[2], control: cp[3], trimmed: cp[4], trimmed_last_hop: cp[5] },
+            })
+    }
+
+    /// Byte thresholds; round thousands often, so packets of round sizes
+    /// land exactly on them.
+    fn bytes() -> impl Strategy<Value = u32> {
+        prop_oneof![3 => 0u32..200_000, 1 => Just(0), 1 => 0u32..20_000, 3 => (0u32..200).prop_map(|k| k * 1000)]
+    }
+
+    /// Fixed limits: sometimes above any pool, so the pool's egress
+    /// capacity is what stops a packet.
+    fn limit() -> impl Strategy<Value = u32> {
+        prop_oneof![4 => bytes(), 1 => Just(1u32 << 30)]
+    }
+
+    /// Random parameters, written with nothing in flight.
+    pub fn program(ports: usize) -> impl Strategy<Value = Vec<Op>> {
+        let mode = prop_oneof![Just(EgressMode::Fixed), prop::sample::select(vec![1u16, 128, 512, 1024, 2048, 65535]).prop_map(|a| EgressMode::Dynamic { alpha_q10: a })];
+        (prop::array::uniform8(bytes()), prop_oneof![0u32..60_000, (0u32..60).prop_map(|k| k * 1000)], bytes(), bytes(), mode, prop::array::uniform8(limit()), classifier())
+            .prop_map(move |(pools, headroom, xoff, xon, mode, fixed, classifier)| {
+                let mut ops = vec![Op::Idle; LATENCY];
+                ops.push(Op::Program(Box::new(params(ports, pools, headroom, xoff, xon, mode, fixed, classifier))));
+                ops
+            })
+    }
+
+    /// Arrivals and releases on a few ports (counters hit back to back),
+    /// idle gaps, resets and reprogramming.
+    pub fn ops(ports: u8, len: usize) -> impl Strategy<Value = Vec<Op>> {
+        let size = prop_oneof![4 => 1u16..9217, 1 => 1u16..46, 1 => Just(46), 1 => Just(u16::MAX), 3 => prop::sample::select(vec![500u16, 1000, 2000, 4000])];
+        let arrival = (0..ports.min(3), 0..ports.min(3), 0u8..64, size)
+            .prop_map(|(ingress_port, egress_port, dscp, bytes)| Op::Arrive { ingress_port, egress_port, dscp, bytes });
+        let event = prop_oneof![5 => arrival, 4 => any::<usize>().prop_map(Op::Release)];
+        let burst = prop::collection::vec(event, 1..64);
+        let gap = (1usize..5).prop_map(|n| vec![Op::Idle; n]);
+        let chunk = prop_oneof![10 => burst, 2 => gap, 1 => Just(vec![Op::Reset]), 1 => program(ports as usize)];
+        (program(ports as usize), prop::collection::vec(chunk, 1..len)).prop_map(|(first, chunks)| {
+            let mut ops = first;
+            ops.extend(chunks.into_iter().flatten());
+            ops
+        })
+    }
+}

@@ -1,0 +1,151 @@
+//! The buffer manager block against the reference, in rust_hdl and in Verilog.
+
+use hdl::buffer_manager::BufferManager;
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
+use testbench::buffer_manager_bench::{strategies, BufferManagerBench, Fault, Op};
+use testbench::cosim::{check, Trace};
+use testbench::proptest_cases;
+use testbench::verilog_replay::{replay, replay_dir, ReplayError};
+
+type Bench = BufferManagerBench<7>;
+const PORTS: u8 = 16;
+
+fn recorded_ops(seed: u8, cycles: usize) -> Vec<Op> {
+    let mut runner = TestRunner::new_with_rng(ProptestConfig::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]));
+    let mut ops = Vec::new();
+    while ops.len() < cycles {
+        ops.extend(strategies::ops(PORTS, 40).new_tree(&mut runner).expect("stimulus").current());
+    }
+    ops
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(64)))]
+
+    /// 64 cases of ~1,500-2,500 cycles (over 10^5 cycles): random
+    /// registers (both egress forms, UET classes), arrivals and releases on
+    /// the same counters back to back, resets and reprogramming.
+    #[test]
+    fn cosim_matches_reference(ops in strategies::ops(PORTS, 80)) {
+        let bench = Bench::new(PORTS as usize);
+        if let Err(m) = check(&bench, &bench.trace(&ops), "buffer_manager_cosim") {
+            prop_assert!(false, "{m} (VCD in target/vcd/buffer_manager_cosim.vcd)");
+        }
+    }
+}
+
+fn count(trace: &Trace, output: usize, value: u64) -> usize {
+    trace.expected.iter().filter(|e| e[0] == Some(1) && e[output] == Some(value)).count()
+}
+
+#[test]
+fn the_recorded_stimulus_reaches_every_path() {
+    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(4, 12_000));
+    for (what, output, value) in [("admitted", 2, 1), ("headroom full", 3, 1), ("pool full", 3, 2), ("egress limit", 3, 3),
+        ("egress pool", 3, 4), ("to headroom", 4, 1), ("pause", 10, 1), ("resume", 11, 1), ("release", 1, 1)] {
+        let n = count(&trace, output, value);
+        assert!(n >= 5, "{what}: only {n}");
+    }
+}
+
+#[test]
+fn a_wrong_reference_makes_the_cosimulation_fail() {
+    let ops = recorded_ops(5, 8_000);
+    for fault in [Fault::XoffBeforePacket, Fault::OccupancyBeforeHeadroom] {
+        let bench = Bench { ports: PORTS as usize, fault: Some(fault) };
+        assert!(check(&bench, &bench.trace(&ops), "buffer_manager_fault").is_err(), "{fault:?} went unnoticed");
+    }
+    let bench = Bench::new(PORTS as usize);
+    check(&bench, &bench.trace(&ops), "buffer_manager_fault").unwrap();
+}
+
+#[test]
+fn building_rejects_port_counts_it_cannot_address() {
+    let message = |ports| BufferManager::<7>::new(ports).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(message(17).contains("ports = 17"));
+    assert!(message(0).contains("ports = 0"));
+}
+
+fn verilog() -> String {
+    ::synth::blocks::checked_verilog(BufferManager::<7>::new(16).unwrap()).unwrap()
+}
+
+#[test]
+fn generated_verilog_replays_the_reference_in_icarus() {
+    let bench = Bench::new(PORTS as usize);
+    let trace = bench.trace(&recorded_ops(6, 12_000));
+    assert!(trace.cycles() >= 10_000);
+    check(&bench, &trace, "buffer_manager_replay_source").expect("rust_hdl agrees first");
+    let cycles = replay::<Bench>(&verilog(), &trace, &replay_dir("buffer_manager")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(cycles, trace.cycles());
+}
+
+#[test]
+fn the_verilog_replay_can_fail() {
+    let bench = Bench::new(PORTS as usize);
+    let mut trace = bench.trace(&recorded_ops(7, 400));
+    let cycle = trace.expected.iter().position(|e| e[2] == Some(1)).expect("an admission");
+    trace.expected[cycle][9] = Some(trace.expected[cycle][9].unwrap() ^ 1);
+    match replay::<Bench>(&verilog(), &trace, &replay_dir("buffer_manager_negative")) {
+        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "queue_bytes")),
+        other => panic!("expected a mismatch, got {other:?}"),
+    }
+}
+
+#[test]
+fn verilog_passes_verilator_lint() {
+    let path = write_verilog(&replay_dir("buffer_manager_lint"), "buffer_manager.v", &verilog()).unwrap();
+    let classes = verilator_lint(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!classes.contains_key("UNOPTFLAT"), "{classes:?}");
+}
+
+#[test]
+fn verilog_synthesizes_with_block_ram() {
+    let path = write_verilog(&replay_dir("buffer_manager_synth"), "buffer_manager.v", &verilog()).unwrap();
+    for family in [Family::Ice40, Family::Ecp5] {
+        let report = yosys_synth(&path, family).unwrap_or_else(|e| panic!("{e}"));
+        assert!(report.count(family.bram_cell()) >= 2, "{family:?}: {report:?}");
+    }
+}
+
+/// The vendor's worked PFC example in hardware: 4,000 B TC0 packets on one
+/// port with nothing draining pause at the 176th, go to headroom from the
+/// 177th to the 240th and drop at the 241st; releases then resume at the
+/// 165th. Written with its VCD and GTKWave view
+/// (target/vcd/buffer_manager_pfc_example.vcd / .gtkw).
+#[test]
+fn the_vendor_pfc_example_in_hardware() {
+    use reference::buffer_manager::EgressMode;
+    use reference::classify::{Classifier, UetCodepoints};
+    use testbench::buffer_manager_bench::params;
+    use testbench::cosim::run;
+    use testbench::waves::Waves;
+    let classifier = Classifier {
+        uet_policy: false,
+        tc_pool: [0, 1, 0, 0, 0, 0, 0, 0],
+        pfc_enabled: [true, true, false, false, false, false, false, false],
+        codepoints: UetCodepoints::default(),
+    };
+    // The default plan at 128 ports, as the registers hold it.
+    let p = params(16, [200_908_800, 22_323_200, 0, 0, 0, 0, 0, 0], 256_000, 700_000, 300_000, EgressMode::Dynamic { alpha_q10: 1024 }, [0; 8], classifier);
+    let mut ops = vec![Op::Program(Box::new(p))];
+    ops.extend((0..241).map(|_| Op::Arrive { ingress_port: 1, egress_port: 2, dscp: 0, bytes: 4000 }));
+    ops.extend((0..240).map(|_| Op::Release(0)));
+    let bench = Bench::new(PORTS as usize);
+    let trace = bench.trace(&ops);
+    let results: Vec<&Vec<Option<u64>>> = trace.expected.iter().filter(|e| e[0] == Some(1)).collect();
+    assert_eq!(results.len(), 481);
+    let pauses: Vec<usize> = results.iter().enumerate().filter(|(_, e)| e[10] == Some(1)).map(|(i, _)| i + 1).collect();
+    assert_eq!(pauses, [176]);
+    assert_eq!(results.iter().filter(|e| e[4] == Some(1)).count(), 64, "177th to 240th in headroom");
+    assert_eq!(results[240][3], Some(1), "241st: headroom full");
+    let resumes: Vec<usize> = results.iter().enumerate().filter(|(_, e)| e[11] == Some(1)).map(|(i, _)| i - 240).collect();
+    assert_eq!(resumes, [165], "the 165th release resumes");
+    let waves = run(&bench, &trace, Some(Waves::create::<Bench>("buffer_manager_pfc_example"))).unwrap_or_else(|m| panic!("{m}"));
+    let w = waves.expect("traced");
+    assert!(w.vcd_path.exists() && w.gtkw_path.exists());
+    w.close();
+}

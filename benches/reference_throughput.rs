@@ -32,7 +32,7 @@ fn switch() -> Switch {
 
 enum Step {
     Arrive(u64, Arrival),
-    Tx(u64, usize),
+    Tx(usize),
     Depart(u64, usize),
     Pfc(u64, u16, u8, u16),
 }
@@ -79,7 +79,7 @@ fn timed_replay(events: &[Event]) -> f64 {
                 let group = sw.register_group(members).expect("group");
                 Step::Arrive(*t_ns, Arrival { port: *port, dscp: *dscp, ecn: *ecn, bytes: *bytes, key: *key, group })
             }
-            Event::TxStart { t_ns, seq } => Step::Tx(*t_ns, *seq as usize),
+            Event::TxStart { seq, .. } => Step::Tx(*seq as usize),
             Event::Depart { t_ns, seq } => Step::Depart(*t_ns, *seq as usize),
             Event::PfcRx { t_ns, port, classes, quanta } => Step::Pfc(*t_ns, *port, *classes, *quanta),
         })
@@ -96,7 +96,7 @@ fn timed_replay(events: &[Event]) -> f64 {
                 checksum += o.admitted as u64;
                 packets[seq] = o.packet;
             }
-            Step::Tx(_, of) => checksum += sw.tx_start(packets[*of].as_ref().expect("admitted")) as u64,
+            Step::Tx(of) => checksum += sw.tx_start(packets[*of].as_ref().expect("admitted")) as u64,
             Step::Depart(t, of) => {
                 sw.due_resends(*t, &mut resends);
                 checksum += sw.depart(packets[*of].as_ref().expect("admitted")) as u64;

@@ -37,6 +37,7 @@
 
 use reference::register_map::*;
 use rust_hdl::prelude::*;
+use crate::build_checks::{c8, check_ports, zero_ram, BuildError};
 use rust_hdl::widgets::prelude::RAM;
 
 pub const LATENCY: usize = 2;
@@ -181,35 +182,9 @@ pub struct BufferManager<const A: usize> {
     limit_saturated: Constant<Bits<32>>,
 }
 
-/// A port count the block cannot address.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BuildError(pub String);
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BuildError {}
-
-fn c8(v: u8) -> Constant<Bits<8>> {
-    Constant::new(Bits::<8>::from(v as LiteralType))
-}
-
-fn zero_ram<D: Synth, const N: usize>() -> RAM<D, N> {
-    RAM::from(std::iter::repeat_n(D::default(), 1 << N))
-}
-
 impl<const A: usize> BufferManager<A> {
     pub fn new(ports: usize) -> Result<BufferManager<A>, BuildError> {
-        if !(4..=11).contains(&A) {
-            return Err(BuildError(format!("address width A = {A} bits: supported 4 to 11 (2 to 256 ports)")));
-        }
-        let capacity = 1usize << (A - 3);
-        if ports == 0 || ports > capacity {
-            return Err(BuildError(format!("ports = {ports}: a buffer manager with A = {A} address bits holds 1 to {capacity} ports")));
-        }
+        check_ports::<A>("buffer manager", ports)?;
         Ok(BufferManager {
             clock: Default::default(), reset: Default::default(),
             cfg_write: Default::default(), cfg_address: Default::default(), cfg_data: Default::default(),

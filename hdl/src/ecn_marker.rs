@@ -35,6 +35,7 @@
 use reference::lfsr::ZERO_SEED_REPLACEMENT;
 use reference::register_map::{ECN_BAND_BASE, ECN_ENABLE, ECN_MAX_PROB, ECN_SEED, ECN_WEIGHT};
 use rust_hdl::prelude::*;
+use crate::build_checks::{c8, check_ports, zero_ram, BuildError};
 use rust_hdl::widgets::prelude::RAM;
 
 /// Pipeline latency from an event to its result, in cycles.
@@ -120,33 +121,10 @@ pub struct EcnMarker<const A: usize> {
     full_weight: Constant<Bits<17>>,
 }
 
-/// A port count the block cannot address.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BuildError(pub String);
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BuildError {}
-
-fn c8(v: u8) -> Constant<Bits<8>> {
-    Constant::new(Bits::<8>::from(v as LiteralType))
-}
-
 impl<const A: usize> EcnMarker<A> {
     /// A marker for `ports` egress ports.
     pub fn new(ports: usize) -> Result<EcnMarker<A>, BuildError> {
-        if !(4..=11).contains(&A) {
-            return Err(BuildError(format!("address width A = {A} bits: supported 4 to 11 (2 to 256 ports)")));
-        }
-        let capacity = 1usize << (A - 3);
-        if ports == 0 || ports > capacity {
-            return Err(BuildError(format!("ports = {ports}: an ECN marker with A = {A} address bits holds 1 to {capacity} ports")));
-        }
-        let zeros = std::iter::repeat_n(Bits::<32>::default(), 1 << A);
+        check_ports::<A>("ECN marker", ports)?;
         Ok(EcnMarker {
             clock: Default::default(),
             reset: Default::default(),
@@ -170,7 +148,7 @@ impl<const A: usize> EcnMarker<A> {
             band_min: Default::default(),
             band_max: Default::default(),
             band_shift: Default::default(),
-            mean_ram: RAM::from(zeros),
+            mean_ram: zero_ram(),
             s1_update: Default::default(),
             s1_decide: Default::default(),
             s1_address: Default::default(),

@@ -23,3 +23,20 @@ pub mod waves;
 pub fn proptest_cases(default: u32) -> u32 {
     std::env::var("SSWITCH_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
+
+/// A reproducible stimulus of at least `cycles` operations: draws from
+/// `strategy` with a ChaCha generator seeded by `seed` until long enough.
+pub fn recorded<T, S>(strategy: impl Fn() -> S, seed: u8, cycles: usize) -> Vec<T>
+where
+    T: std::fmt::Debug,
+    S: proptest::strategy::Strategy<Value = Vec<T>>,
+{
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]));
+    let mut ops = Vec::new();
+    while ops.len() < cycles {
+        ops.extend(strategy().new_tree(&mut runner).expect("stimulus").current());
+    }
+    ops
+}

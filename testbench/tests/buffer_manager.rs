@@ -2,8 +2,6 @@
 
 use hdl::buffer_manager::BufferManager;
 use proptest::prelude::*;
-use proptest::strategy::ValueTree;
-use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
 use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use testbench::buffer_manager_bench::{strategies, BufferManagerBench, Fault, Op};
 use testbench::cosim::{check, Trace};
@@ -14,12 +12,7 @@ type Bench = BufferManagerBench<7>;
 const PORTS: u8 = 16;
 
 fn recorded_ops(seed: u8, cycles: usize) -> Vec<Op> {
-    let mut runner = TestRunner::new_with_rng(ProptestConfig::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]));
-    let mut ops = Vec::new();
-    while ops.len() < cycles {
-        ops.extend(strategies::ops(PORTS, 40).new_tree(&mut runner).expect("stimulus").current());
-    }
-    ops
+    testbench::recorded(|| strategies::ops(PORTS, 40), seed, cycles)
 }
 
 proptest! {

@@ -1,8 +1,6 @@
 //! The ECMP hash block against the reference, in rust_hdl and in Verilog.
 
 use proptest::prelude::*;
-use proptest::strategy::ValueTree;
-use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
 use reference::register_map::{RegisterWrite, ECMP_HASH_METHOD};
 use synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use synth::HardwareBlock;
@@ -13,12 +11,7 @@ use testbench::verilog_replay::{replay, replay_dir, ReplayError};
 
 /// A reproducible stimulus of at least `cycles` cycles.
 fn recorded_ops(seed: u8, cycles: usize) -> Vec<Op> {
-    let mut runner = TestRunner::new_with_rng(ProptestConfig::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]));
-    let mut ops = Vec::new();
-    while ops.len() < cycles {
-        ops.extend(strategies::ops(40).new_tree(&mut runner).expect("stimulus").current());
-    }
-    ops
+    testbench::recorded(|| strategies::ops(40), seed, cycles)
 }
 
 proptest! {

@@ -2,8 +2,6 @@
 
 use hdl::ecn_marker::EcnMarker;
 use proptest::prelude::*;
-use proptest::strategy::ValueTree;
-use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
 use rust_hdl::prelude::*;
 use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use testbench::cosim::{check, Trace};
@@ -16,12 +14,7 @@ type Bench = EcnMarkerBench<7>;
 const PORTS: u8 = 16;
 
 fn recorded_ops(seed: u8, cycles: usize) -> Vec<Op> {
-    let mut runner = TestRunner::new_with_rng(ProptestConfig::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]));
-    let mut ops = Vec::new();
-    while ops.len() < cycles {
-        ops.extend(strategies::ops(PORTS, 40).new_tree(&mut runner).expect("stimulus").current());
-    }
-    ops
+    testbench::recorded(|| strategies::ops(PORTS, 40), seed, cycles)
 }
 
 fn marks(trace: &Trace) -> usize {

@@ -4,8 +4,9 @@
 //! release with headroom first and the resume check. One event per clock;
 //! bit-exact with `reference::buffer_manager` for arrivals and releases.
 //!
-//! Not yet in hardware (the reference has them): trimming, received PFC
-//! frames (per-class pause deadlines), and the pause re-send scheduler.
+//! Received PFC frames set per-(port, class) pause deadlines, which a query
+//! channel exports for the flowlet block. Not yet in hardware (the
+//! reference has them): trimming and the pause re-send scheduler.
 //!
 //! Parameters: `A`, the RAM address width: `A - 3` port bits and 3 pool
 //! bits (up to `2^(A-3)` ports); [`BufferManager::new`] checks the ports.
@@ -17,7 +18,11 @@
 //!   `ev_egress_port` already chosen, `ev_dscp`, `ev_bytes` without the
 //!   Ethernet header) or `ev_release` (a departed packet's tag:
 //!   `ev_ingress_port`, `ev_egress_port`, `ev_pool`, `ev_lossless`,
-//!   `ev_bytes` as charged)
+//!   `ev_bytes` as charged) or `ev_pfc` (a PFC frame received on
+//!   `ev_ingress_port` for `ev_classes` with `ev_quanta`); `now_ns` (32-bit
+//!   ns: runs up to 4.29 s)
+//! * pause query: `query_port` -> `query_paused` (bit n: class n paused by
+//!   the peer at `now_ns`), after all events of earlier cycles
 //! * result: `result_valid`, `result_release`, `admitted`, `drop_reason`
 //!   (0 none, 1 headroom full, 2 pool full, 3 egress limit, 4 egress pool),
 //!   `to_headroom`, `result_tc`, `result_pool`, `result_lossless`,
@@ -60,6 +65,12 @@ pub struct BufferManager<const A: usize> {
     pub ev_bytes: Signal<In, Bits<16>>,
     pub ev_pool: Signal<In, Bits<3>>,
     pub ev_lossless: Signal<In, Bit>,
+    pub ev_pfc: Signal<In, Bit>,
+    pub ev_classes: Signal<In, Bits<8>>,
+    pub ev_quanta: Signal<In, Bits<16>>,
+    pub now_ns: Signal<In, Bits<32>>,
+    // pause query channel (for the flowlet block)
+    pub query_port: Signal<In, Bits<8>>,
     // result channel
     pub result_valid: Signal<Out, Bit>,
     pub result_release: Signal<Out, Bit>,
@@ -74,6 +85,9 @@ pub struct BufferManager<const A: usize> {
     pub pause_request: Signal<Out, Bit>,
     pub resume_request: Signal<Out, Bit>,
     pub pfc_classes: Signal<Out, Bits<8>>,
+    pub result_pfc: Signal<Out, Bit>,
+    pub paused_until_ns: Signal<Out, Bits<32>>,
+    pub query_paused: Signal<Out, Bits<8>>,
     // registers
     dynamic_limit: DFF<Bit>,
     uet_policy: DFF<Bit>,
@@ -88,6 +102,11 @@ pub struct BufferManager<const A: usize> {
     pool_size: [DFF<Bits<32>>; 8],
     fixed_limit: [DFF<Bits<32>>; 8],
     retransmit_limit: [DFF<Bits<32>>; 8],
+    port_select: DFF<Bits<8>>,
+    quantum_ram: RAM<Bits<32>, A>,
+    delay_ram: RAM<Bits<32>, A>,
+    // received pauses: when each (port, class) pause ends, one RAM per class
+    deadline_ram: [RAM<Bits<32>, A>; 8],
     // switch-wide counters
     pool_bytes: [DFF<Bits<32>>; 8],
     pool_egress_bytes: [DFF<Bits<32>>; 8],
@@ -108,6 +127,15 @@ pub struct BufferManager<const A: usize> {
     s1_lossless: DFF<Bit>,
     s1_retransmit: DFF<Bit>,
     s1_bytes: DFF<Bits<16>>,
+    s1_pfc: DFF<Bit>,
+    s1_classes: DFF<Bits<8>>,
+    s1_quanta: DFF<Bits<16>>,
+    s1_now: DFF<Bits<32>>,
+    s1_query_address: DFF<Bits<A>>,
+    fw_pfc_valid: DFF<Bit>,
+    fw_pfc_address: DFF<Bits<A>>,
+    fw_pfc_classes: DFF<Bits<8>>,
+    fw_pfc_until: DFF<Bits<32>>,
     // last writes, for read-after-write
     fw_in_valid: DFF<Bit>,
     fw_in_address: DFF<Bits<A>>,
@@ -134,6 +162,14 @@ pub struct BufferManager<const A: usize> {
     s2_pause: DFF<Bit>,
     s2_resume: DFF<Bit>,
     s2_classes: DFF<Bits<8>>,
+    s2_pfc: DFF<Bit>,
+    s2_until: DFF<Bits<32>>,
+    s2_query: DFF<Bits<8>>,
+    // combinational intermediates: received pauses
+    pause_hi: Signal<Local, Bits<32>>,
+    pause_lo: Signal<Local, Bits<32>>,
+    until_now: Signal<Local, Bits<32>>,
+    query_bit: [Signal<Local, Bits<8>>; 8],
     // combinational intermediates: classification
     cl_tc: Signal<Local, Bits<3>>,
     cl_pool: Signal<Local, Bits<3>>,
@@ -178,6 +214,7 @@ pub struct BufferManager<const A: usize> {
     reg_pool_size: [Constant<Bits<8>>; 8],
     reg_fixed: [Constant<Bits<8>>; 8],
     reg_retransmit: [Constant<Bits<8>>; 8],
+    reg_port: [Constant<Bits<8>>; 3],
     min_charge: Constant<Bits<16>>,
     limit_saturated: Constant<Bits<32>>,
 }
@@ -190,7 +227,17 @@ impl<const A: usize> BufferManager<A> {
             cfg_write: Default::default(), cfg_address: Default::default(), cfg_data: Default::default(),
             ev_arrival: Default::default(), ev_release: Default::default(), ev_ingress_port: Default::default(),
             ev_egress_port: Default::default(), ev_dscp: Default::default(), ev_bytes: Default::default(),
-            ev_pool: Default::default(), ev_lossless: Default::default(),
+            ev_pool: Default::default(), ev_lossless: Default::default(), ev_pfc: Default::default(),
+            ev_classes: Default::default(), ev_quanta: Default::default(), now_ns: Default::default(),
+            query_port: Default::default(), result_pfc: Default::default(), paused_until_ns: Default::default(),
+            query_paused: Default::default(), port_select: Default::default(), quantum_ram: zero_ram(),
+            delay_ram: zero_ram(), deadline_ram: std::array::from_fn(|_| zero_ram()),
+            s1_pfc: Default::default(), s1_classes: Default::default(), s1_quanta: Default::default(),
+            s1_now: Default::default(), s1_query_address: Default::default(), fw_pfc_valid: Default::default(),
+            fw_pfc_address: Default::default(), fw_pfc_classes: Default::default(), fw_pfc_until: Default::default(),
+            s2_pfc: Default::default(), s2_until: Default::default(), s2_query: Default::default(),
+            pause_hi: Default::default(), pause_lo: Default::default(), until_now: Default::default(),
+            query_bit: Default::default(),
             result_valid: Default::default(), result_release: Default::default(), admitted: Default::default(),
             drop_reason: Default::default(), to_headroom: Default::default(), result_tc: Default::default(),
             result_pool: Default::default(), result_lossless: Default::default(), charged_bytes: Default::default(),
@@ -230,6 +277,7 @@ impl<const A: usize> BufferManager<A> {
             reg_pool_size: std::array::from_fn(|p| c8(BM_POOL_SIZE + p as u8)),
             reg_fixed: std::array::from_fn(|p| c8(BM_FIXED_LIMIT + p as u8)),
             reg_retransmit: std::array::from_fn(|p| c8(BM_RETRANSMIT_LIMIT + p as u8)),
+            reg_port: [BM_PORT_SELECT, BM_PORT_QUANTUM, BM_PORT_DELAY].map(c8),
             min_charge: Constant::new(Bits::<16>::from(MIN_CHARGE as LiteralType)),
             limit_saturated: Constant::new(Bits::<32>::from(u32::MAX as LiteralType)),
         })
@@ -245,7 +293,8 @@ impl<const A: usize> Logic for BufferManager<A> {
             s1_retransmit, s1_bytes, fw_in_valid, fw_in_address, fw_ingress, fw_headroom, fw_xoff, fw_eg_valid,
             fw_eg_address, fw_egress, fw_port_valid, fw_port_address, fw_port,
             s2_valid, s2_release, s2_admitted, s2_drop, s2_headroom, s2_tc, s2_pool, s2_lossless, s2_bytes, s2_queue,
-            s2_pause, s2_resume, s2_classes);
+            s2_pause, s2_resume, s2_classes, port_select, s1_pfc, s1_classes, s1_quanta, s1_now, s1_query_address,
+            fw_pfc_valid, fw_pfc_address, fw_pfc_classes, fw_pfc_until, s2_pfc, s2_until, s2_query);
         for p in 0..8 {
             self.pool_size[p].clock.next = self.clock.val();
             self.pool_size[p].d.next = self.pool_size[p].q.val();
@@ -300,6 +349,22 @@ impl<const A: usize> Logic for BufferManager<A> {
                 }
             }
         }
+        // Per-port pause timing, written through port_select.
+        if self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[0].val()) {
+            self.port_select.d.next = self.cfg_data.val().get_bits::<8>(0);
+        }
+        self.quantum_ram.write_clock.next = self.clock.val();
+        self.delay_ram.write_clock.next = self.clock.val();
+        self.quantum_ram.read_clock.next = self.clock.val();
+        self.delay_ram.read_clock.next = self.clock.val();
+        self.quantum_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
+        self.delay_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
+        self.quantum_ram.write_data.next = self.cfg_data.val();
+        self.delay_ram.write_data.next = self.cfg_data.val();
+        self.quantum_ram.write_enable.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[1].val());
+        self.delay_ram.write_enable.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[2].val());
+        self.quantum_ram.read_address.next = bit_cast::<A, 8>(self.ev_ingress_port.val());
+        self.delay_ram.read_address.next = bit_cast::<A, 8>(self.ev_ingress_port.val());
         // Stage 0: classify an arrival (DSCP / 8, or the UET codepoint role:
         // the first matching role wins, so the roles are tested last-first).
         self.cl_tc.next = bit_cast::<3, 6>(self.ev_dscp.val() >> 3);
@@ -377,6 +442,16 @@ impl<const A: usize> Logic for BufferManager<A> {
         }
         if self.ev_release.val() {
             self.s1_lossless.d.next = self.ev_lossless.val();
+        }
+        self.s1_pfc.d.next = self.ev_pfc.val() & !self.ev_arrival.val() & !self.ev_release.val() & !self.reset.val();
+        self.s1_classes.d.next = self.ev_classes.val();
+        self.s1_quanta.d.next = self.ev_quanta.val();
+        self.s1_now.d.next = self.now_ns.val();
+        self.s1_query_address.d.next = bit_cast::<A, 8>(self.query_port.val());
+        for t in 0..8 {
+            self.deadline_ram[t].read_clock.next = self.clock.val();
+            self.deadline_ram[t].write_clock.next = self.clock.val();
+            self.deadline_ram[t].read_address.next = bit_cast::<A, 8>(self.query_port.val());
         }
         // Stage 1: the counters as of now.
         self.ingress_now.next = self.ingress_ram.read_data.val();
@@ -522,6 +597,32 @@ impl<const A: usize> Logic for BufferManager<A> {
                 self.xoff_next.next = false;
             }
         }
+        // A received PFC frame: the named classes of the port are paused
+        // until now + ((quanta x quantum_q16) >> 16) + delay (now for quanta 0).
+        self.pause_hi.next = self.s1_quanta.q.val() * self.quantum_ram.read_data.val().get_bits::<16>(16);
+        self.pause_lo.next = self.s1_quanta.q.val() * self.quantum_ram.read_data.val().get_bits::<16>(0);
+        self.until_now.next = self.s1_now.q.val() + self.pause_hi.val() + (self.pause_lo.val() >> 16) + self.delay_ram.read_data.val();
+        if self.s1_quanta.q.val() == 0 {
+            self.until_now.next = self.s1_now.q.val();
+        }
+        for t in 0..8 {
+            self.deadline_ram[t].write_address.next = self.s1_in_address.q.val() >> 3;
+            self.deadline_ram[t].write_data.next = self.until_now.val();
+            self.deadline_ram[t].write_enable.next = self.s1_pfc.q.val() & self.s1_classes.q.val().get_bit(t) & !self.reset.val();
+            // The query: paused while now is before the deadline (forwarded when just written).
+            self.query_bit[t].next = 0.into();
+            if self.fw_pfc_valid.q.val() & (self.fw_pfc_address.q.val() == self.s1_query_address.q.val()) & self.fw_pfc_classes.q.val().get_bit(t) {
+                if self.s1_now.q.val() < self.fw_pfc_until.q.val() {
+                    self.query_bit[t].next = (1 << t).into();
+                }
+            } else if self.s1_now.q.val() < self.deadline_ram[t].read_data.val() {
+                self.query_bit[t].next = (1 << t).into();
+            }
+        }
+        self.fw_pfc_valid.d.next = self.s1_pfc.q.val() & !self.reset.val();
+        self.fw_pfc_address.d.next = self.s1_in_address.q.val() >> 3;
+        self.fw_pfc_classes.d.next = self.s1_classes.q.val();
+        self.fw_pfc_until.d.next = self.until_now.val();
         // Writes (cancelled by reset).
         self.ingress_ram.write_address.next = self.s1_in_address.q.val();
         self.headroom_ram.write_address.next = self.s1_in_address.q.val();
@@ -558,7 +659,11 @@ impl<const A: usize> Logic for BufferManager<A> {
             }
         }
         // Stage 2: the result.
-        self.s2_valid.d.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        self.s2_valid.d.next = (self.s1_arrival.q.val() | self.s1_release.q.val() | self.s1_pfc.q.val()) & !self.reset.val();
+        self.s2_pfc.d.next = self.s1_pfc.q.val();
+        self.s2_until.d.next = self.until_now.val();
+        self.s2_query.d.next = self.query_bit[0].val() | self.query_bit[1].val() | self.query_bit[2].val() | self.query_bit[3].val()
+            | self.query_bit[4].val() | self.query_bit[5].val() | self.query_bit[6].val() | self.query_bit[7].val();
         self.s2_release.d.next = self.s1_release.q.val();
         self.s2_admitted.d.next = self.s1_arrival.q.val() & (self.drop_code.val() == 0);
         self.s2_drop.d.next = self.drop_code.val();
@@ -585,5 +690,8 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.pause_request.next = self.s2_pause.q.val() & self.s2_valid.q.val();
         self.resume_request.next = self.s2_resume.q.val() & self.s2_valid.q.val();
         self.pfc_classes.next = self.s2_classes.q.val();
+        self.result_pfc.next = self.s2_pfc.q.val();
+        self.paused_until_ns.next = self.s2_until.q.val();
+        self.query_paused.next = self.s2_query.q.val();
     }
 }

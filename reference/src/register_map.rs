@@ -148,6 +148,9 @@ pub const BM_CODEPOINTS_B: u8 = 0x08;
 pub const BM_POOL_SIZE: u8 = 0x10;
 pub const BM_FIXED_LIMIT: u8 = 0x18;
 pub const BM_RETRANSMIT_LIMIT: u8 = 0x20;
+pub const BM_PORT_SELECT: u8 = 0x30;
+pub const BM_PORT_QUANTUM: u8 = 0x31;
+pub const BM_PORT_DELAY: u8 = 0x32;
 
 pub const BUFFER_MANAGER_REGISTERS: &[RegisterSpec] = &[
     RegisterSpec { address: BM_MODE, name: "mode", width: 2, meaning: "bit 0: dynamic egress limit (LossyAlpha > 0); bit 1: UET policy", units: "flags" },
@@ -162,6 +165,9 @@ pub const BUFFER_MANAGER_REGISTERS: &[RegisterSpec] = &[
     RegisterSpec { address: BM_POOL_SIZE, name: "pool0_size_bytes", width: 32, meaning: "pool sizes, pool p at 0x10 + p", units: "bytes" },
     RegisterSpec { address: BM_FIXED_LIMIT, name: "pool0_fixed_limit_bytes", width: 32, meaning: "fixed lossy egress queue limits, pool p at 0x18 + p", units: "bytes" },
     RegisterSpec { address: BM_RETRANSMIT_LIMIT, name: "pool0_retransmit_limit_bytes", width: 32, meaning: "limits for trimmable retransmissions (UET), pool p at 0x20 + p", units: "bytes" },
+    RegisterSpec { address: BM_PORT_SELECT, name: "port_select", width: 8, meaning: "the port the next two registers write", units: "port" },
+    RegisterSpec { address: BM_PORT_QUANTUM, name: "port_quantum_q16", width: 32, meaning: "512 bit times at the selected port's rate, ns x 65536", units: "Q16.16 ns" },
+    RegisterSpec { address: BM_PORT_DELAY, name: "port_delay_ns", width: 32, meaning: "the selected port's link delay", units: "ns" },
 ];
 
 /// The buffer manager's register image.
@@ -189,6 +195,11 @@ pub fn buffer_manager_image(p: &crate::buffer_manager::BufferParams) -> Vec<Regi
         image.push(RegisterWrite { address: BM_POOL_SIZE + pool as u8, data: p.pool_size_bytes[pool] });
         image.push(RegisterWrite { address: BM_FIXED_LIMIT + pool as u8, data: p.fixed_limit_bytes[pool] });
         image.push(RegisterWrite { address: BM_RETRANSMIT_LIMIT + pool as u8, data: p.retransmit_limit_bytes[pool] });
+    }
+    for (port, (quantum, delay)) in p.quantum_q16.iter().zip(&p.delay_ns).enumerate() {
+        image.push(RegisterWrite { address: BM_PORT_SELECT, data: port as u32 });
+        image.push(RegisterWrite { address: BM_PORT_QUANTUM, data: *quantum });
+        image.push(RegisterWrite { address: BM_PORT_DELAY, data: *delay });
     }
     image
 }

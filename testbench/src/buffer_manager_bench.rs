@@ -18,7 +18,14 @@ pub enum Op {
     Arrive { ingress_port: u8, egress_port: u8, dscp: u8, bytes: u16 },
     /// Release the outstanding packet `k mod count` (idle when none).
     Release(usize),
+    /// A PFC frame received on `port`.
+    Pfc { port: u8, classes: u8, quanta: u16 },
 }
+
+/// Simulated time advances this much every cycle.
+pub const NS_PER_CYCLE: u64 = 50;
+/// The query channel asks about port `cycle % QUERY_PORTS`.
+pub const QUERY_PORTS: usize = 3;
 
 /// Wrong reference variants that must make the co-simulation fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +34,8 @@ pub enum Fault {
     XoffBeforePacket,
     /// Release takes from occupancy before headroom.
     OccupancyBeforeHeadroom,
+    /// A received pause lasts its quanta only, without the link delay.
+    PauseWithoutDelay,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -61,6 +70,11 @@ impl<const A: usize> Harness for BufferManagerBench<A> {
         port("ev_bytes", 16, EVENT),
         port("ev_pool", 3, EVENT),
         port("ev_lossless", 1, EVENT),
+        port("ev_pfc", 1, EVENT),
+        port("ev_classes", 8, EVENT),
+        port("ev_quanta", 16, EVENT),
+        port("now_ns", 32, EVENT),
+        port("query_port", 8, "query"),
     ];
     const OUTPUTS: &'static [Port] = &[
         port("result_valid", 1, RESULT),
@@ -76,6 +90,9 @@ impl<const A: usize> Harness for BufferManagerBench<A> {
         port("pause_request", 1, RESULT),
         port("resume_request", 1, RESULT),
         port("pfc_classes", 8, RESULT),
+        port("result_pfc", 1, RESULT),
+        port("paused_until_ns", 32, RESULT),
+        port("query_paused", 8, "query"),
     ];
 
     fn build(&self) -> BufferManager<A> {
@@ -99,6 +116,11 @@ impl<const A: usize> Harness for BufferManagerBench<A> {
         uut.ev_bytes.next = v[9].into();
         uut.ev_pool.next = v[10].into();
         uut.ev_lossless.next = v[11] != 0;
+        uut.ev_pfc.next = v[12] != 0;
+        uut.ev_classes.next = v[13].into();
+        uut.ev_quanta.next = v[14].into();
+        uut.now_ns.next = v[15].into();
+        uut.query_port.next = v[16].into();
     }
 
     fn observe(uut: &BufferManager<A>) -> Vec<u64> {
@@ -116,6 +138,9 @@ impl<const A: usize> Harness for BufferManagerBench<A> {
             uut.pause_request.val() as u64,
             uut.resume_request.val() as u64,
             uut.pfc_classes.val().to_u64(),
+            uut.result_pfc.val() as u64,
+            uut.paused_until_ns.val().to_u64(),
+            uut.query_paused.val().to_u64(),
         ]
     }
 }
@@ -153,7 +178,7 @@ fn zero_params(ports: usize) -> BufferParams {
 }
 
 fn inputs(op: &Op) -> Vec<u64> {
-    let mut v = vec![0u64; 12];
+    let mut v = vec![0u64; 17];
     match op {
         Op::Reset => v[0] = 1,
         Op::Write(w) => {
@@ -168,13 +193,19 @@ fn inputs(op: &Op) -> Vec<u64> {
             v[8] = *dscp as u64;
             v[9] = *bytes as u64;
         }
+        Op::Pfc { port, classes, quanta } => {
+            v[12] = 1;
+            v[6] = *port as u64;
+            v[13] = *classes as u64;
+            v[14] = *quanta as u64;
+        }
         _ => {}
     }
     v
 }
 
 fn release_inputs(tag: &Tag) -> Vec<u64> {
-    let mut v = vec![0u64; 12];
+    let mut v = vec![0u64; 17];
     v[5] = 1;
     v[6] = tag.ingress_port as u64;
     v[7] = tag.egress_port as u64;
@@ -214,7 +245,7 @@ impl<const A: usize> BufferManagerBench<A> {
         let mut reference = ReferenceManager::new(zero_params(1 << (A - 3)));
         let mut outstanding: Vec<Tag> = Vec::new();
         let idle = {
-            let mut e = vec![None; 13];
+            let mut e = vec![None; 16];
             e[0] = Some(0);
             e[10] = Some(0);
             e[11] = Some(0);
@@ -228,6 +259,10 @@ impl<const A: usize> BufferManagerBench<A> {
             }
             let cancelled = *op == Op::Reset || cycles.get(cycle + 1) == Some(&Op::Reset);
             let at = cycle + LATENCY - 1;
+            let now = cycle as u64 * NS_PER_CYCLE;
+            let query_port = cycle % QUERY_PORTS;
+            // The query sees every event of earlier cycles.
+            let paused = (0..8).filter(|&tc| reference.is_rx_paused(query_port, tc, now)).fold(0u64, |m, tc| m | 1 << tc);
             match op {
                 Op::Arrive { ingress_port, egress_port, dscp, bytes } => {
                     stimulus.push(inputs(op));
@@ -245,11 +280,27 @@ impl<const A: usize> BufferManagerBench<A> {
                     }
                 }
                 Op::Release(_) => stimulus.push(inputs(&Op::Idle)),
+                Op::Pfc { port, classes, quanta } => {
+                    stimulus.push(inputs(op));
+                    if !cancelled {
+                        expected[at] = self.pfc(&mut reference, now, *port, *classes, *quanta);
+                    }
+                }
                 other => stimulus.push(inputs(other)),
             }
+            let line = stimulus.last_mut().expect("pushed");
+            line[15] = now;
+            line[16] = query_port as u64;
+            if cycle >= LATENCY && at < expected.len() {
+                expected[at].resize(16, None);
+                expected[at][15] = Some(paused);
+            }
+        }
+        for e in expected.iter_mut() {
+            e.resize(16, None);
         }
         for e in expected.iter_mut().take(LATENCY - 1) {
-            *e = vec![None; 13];
+            *e = vec![None; 16];
         }
         Trace { inputs: stimulus, expected }
     }
@@ -285,7 +336,19 @@ impl<const A: usize> BufferManagerBench<A> {
             Some(class.tc as u64), Some(class.pool as u64), Some(class.lossless as u64),
             Some(charged_bytes(bytes as u32) as u64), Some(queue),
             Some(ingress.pause_sent as u64), Some(0), ingress.pause_sent.then_some(classes as u64),
+            Some(0), None,
         ]
+    }
+
+    fn pfc(&self, r: &mut ReferenceManager, now: u64, port: u8, classes: u8, quanta: u16) -> Vec<Option<u64>> {
+        let mut until = r.pfc_received(now, port as usize, classes, quanta);
+        if self.fault == Some(Fault::PauseWithoutDelay) && quanta != 0 {
+            until -= r.params().delay_ns[port as usize] as u64;
+        }
+        let mut e = vec![Some(1), Some(0), Some(0), Some(0), Some(0), None, None, None, None, None, Some(0), Some(0), None];
+        e.push(Some(1));
+        e.push(Some(until));
+        e
     }
 
     fn release(&self, r: &mut ReferenceManager, tag: &Tag) -> Vec<Option<u64>> {
@@ -304,6 +367,7 @@ impl<const A: usize> BufferManagerBench<A> {
         vec![
             Some(1), Some(1), Some(0), Some(0), Some(0), None, Some(tag.pool as u64), Some(tag.lossless as u64),
             Some(tag.charged_bytes as u64), Some(queue), Some(0), Some(resumed as u64), resumed.then_some(classes as u64),
+            Some(0), None,
         ]
     }
 }
@@ -335,7 +399,7 @@ pub mod strategies {
     /// Fixed limits: sometimes above any pool, so the pool's egress
     /// capacity is what stops a packet.
     fn limit() -> impl Strategy<Value = u32> {
-        prop_oneof![4 => bytes(), 1 => Just(1u32 << 30)]
+        prop_oneof![1 => bytes(), 1 => Just(1u32 << 30)]
     }
 
     /// Random parameters, written with nothing in flight.
@@ -347,6 +411,16 @@ pub mod strategies {
                 ops.push(Op::Program(Box::new(params(ports, pools, headroom, xoff, xon, mode, fixed, classifier))));
                 ops
             })
+            .prop_flat_map(move |ops| {
+                let timing = prop::collection::vec((prop_oneof![Just(83_886u32), 0u32..(1 << 20)], 0u32..5_000), ports);
+                (Just(ops), timing).prop_map(|(mut ops, timing)| {
+                    if let Some(Op::Program(p)) = ops.last_mut() {
+                        p.quantum_q16 = timing.iter().map(|t| t.0).collect();
+                        p.delay_ns = timing.iter().map(|t| t.1).collect();
+                    }
+                    ops
+                })
+            })
     }
 
     /// Arrivals and releases on a few ports (counters hit back to back),
@@ -355,7 +429,9 @@ pub mod strategies {
         let size = prop_oneof![4 => 1u16..9217, 1 => 1u16..46, 1 => Just(46), 1 => Just(u16::MAX), 3 => prop::sample::select(vec![500u16, 1000, 2000, 4000])];
         let arrival = (0..ports.min(3), 0..ports.min(3), 0u8..64, size)
             .prop_map(|(ingress_port, egress_port, dscp, bytes)| Op::Arrive { ingress_port, egress_port, dscp, bytes });
-        let event = prop_oneof![5 => arrival, 4 => any::<usize>().prop_map(Op::Release)];
+        let quanta = prop_oneof![Just(0u16), Just(65535), 1u16..200, any::<u16>()];
+        let pfc = (0..ports.min(3), any::<u8>(), quanta).prop_map(|(port, classes, quanta)| Op::Pfc { port, classes, quanta });
+        let event = prop_oneof![5 => arrival, 4 => any::<usize>().prop_map(Op::Release), 1 => pfc];
         let burst = prop::collection::vec(event, 1..64);
         let gap = (1usize..5).prop_map(|n| vec![Op::Idle; n]);
         let chunk = prop_oneof![10 => burst, 2 => gap, 1 => Just(vec![Op::Reset]), 1 => program(ports as usize)];

@@ -19,8 +19,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(proptest_cases(64)))]
 
     /// 64 cases of ~1,500-2,500 cycles (over 10^5 cycles): random
-    /// registers (both egress forms, UET classes), arrivals and releases on
-    /// the same counters back to back, resets and reprogramming.
+    /// registers (both egress forms, UET classes, per-port pause timing),
+    /// arrivals, releases and received PFC frames on the same counters back
+    /// to back, pause queries every cycle, resets and reprogramming.
     #[test]
     fn cosim_matches_reference(ops in strategies::ops(PORTS, 80)) {
         let bench = Bench::new(PORTS as usize);
@@ -38,16 +39,18 @@ fn count(trace: &Trace, output: usize, value: u64) -> usize {
 fn the_recorded_stimulus_reaches_every_path() {
     let trace = Bench::new(PORTS as usize).trace(&recorded_ops(4, 12_000));
     for (what, output, value) in [("admitted", 2, 1), ("headroom full", 3, 1), ("pool full", 3, 2), ("egress limit", 3, 3),
-        ("egress pool", 3, 4), ("to headroom", 4, 1), ("pause", 10, 1), ("resume", 11, 1), ("release", 1, 1)] {
+        ("egress pool", 3, 4), ("to headroom", 4, 1), ("pause", 10, 1), ("resume", 11, 1), ("release", 1, 1), ("PFC received", 13, 1)] {
         let n = count(&trace, output, value);
         assert!(n >= 5, "{what}: only {n}");
     }
+    let paused_answers = trace.expected.iter().filter(|e| e[15].is_some_and(|m| m != 0)).count();
+    assert!(paused_answers > 500 && paused_answers < trace.cycles() - 500, "{paused_answers} paused query answers");
 }
 
 #[test]
 fn a_wrong_reference_makes_the_cosimulation_fail() {
     let ops = recorded_ops(5, 8_000);
-    for fault in [Fault::XoffBeforePacket, Fault::OccupancyBeforeHeadroom] {
+    for fault in [Fault::XoffBeforePacket, Fault::OccupancyBeforeHeadroom, Fault::PauseWithoutDelay] {
         let bench = Bench { ports: PORTS as usize, fault: Some(fault) };
         assert!(check(&bench, &bench.trace(&ops), "buffer_manager_fault").is_err(), "{fault:?} went unnoticed");
     }

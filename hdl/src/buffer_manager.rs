@@ -4,8 +4,9 @@
 //! release with headroom first and the resume check. One event per clock;
 //! bit-exact with `reference::buffer_manager` for arrivals and releases.
 //!
-//! Received PFC frames set per-(port, class) pause deadlines, which a query
-//! channel exports for the flowlet block. Not yet in hardware (the
+//! Received PFC frames set per-(port, class) pause deadlines; a query
+//! channel exports them and each port's egress occupancy for the flowlet
+//! block. Not yet in hardware (the
 //! reference has them): trimming and the pause re-send scheduler.
 //!
 //! Parameters: `A`, the RAM address width: `A - 3` port bits and 3 pool
@@ -21,8 +22,10 @@
 //!   `ev_bytes` as charged) or `ev_pfc` (a PFC frame received on
 //!   `ev_ingress_port` for `ev_classes` with `ev_quanta`); `now_ns` (32-bit
 //!   ns: runs up to 4.29 s)
-//! * pause query: `query_port` -> `query_paused` (bit n: class n paused by
-//!   the peer at `now_ns`), after all events of earlier cycles
+//! * query (for the flowlet block): `query_port` -> `query_paused` (bit n:
+//!   class n paused by the peer at `now_ns`) and `query_egress_bytes` (the
+//!   port's egress bytes over all pools, the frame in transmission
+//!   included), after all events of earlier cycles
 //! * result: `result_valid`, `result_release`, `admitted`, `drop_reason`
 //!   (0 none, 1 headroom full, 2 pool full, 3 egress limit, 4 egress pool),
 //!   `to_headroom`, `result_tc`, `result_pool`, `result_lossless`,
@@ -88,6 +91,7 @@ pub struct BufferManager<const A: usize> {
     pub result_pfc: Signal<Out, Bit>,
     pub paused_until_ns: Signal<Out, Bits<32>>,
     pub query_paused: Signal<Out, Bits<8>>,
+    pub query_egress_bytes: Signal<Out, Bits<32>>,
     // registers
     dynamic_limit: DFF<Bit>,
     uet_policy: DFF<Bit>,
@@ -116,6 +120,8 @@ pub struct BufferManager<const A: usize> {
     xoff_ram: RAM<Bit, A>,
     egress_ram: RAM<Bits<32>, A>,
     port_ram: RAM<Bits<32>, A>,
+    /// A copy of port_ram whose read port serves the query channel.
+    port_query_ram: RAM<Bits<32>, A>,
     // stage 1
     s1_arrival: DFF<Bit>,
     s1_release: DFF<Bit>,
@@ -165,6 +171,7 @@ pub struct BufferManager<const A: usize> {
     s2_pfc: DFF<Bit>,
     s2_until: DFF<Bits<32>>,
     s2_query: DFF<Bits<8>>,
+    s2_query_bytes: DFF<Bits<32>>,
     // combinational intermediates: received pauses
     pause_hi: Signal<Local, Bits<32>>,
     pause_lo: Signal<Local, Bits<32>>,
@@ -237,7 +244,8 @@ impl<const A: usize> BufferManager<A> {
             fw_pfc_address: Default::default(), fw_pfc_classes: Default::default(), fw_pfc_until: Default::default(),
             s2_pfc: Default::default(), s2_until: Default::default(), s2_query: Default::default(),
             pause_hi: Default::default(), pause_lo: Default::default(), until_now: Default::default(),
-            query_bit: Default::default(),
+            query_bit: Default::default(), query_egress_bytes: Default::default(), port_query_ram: zero_ram(),
+            s2_query_bytes: Default::default(),
             result_valid: Default::default(), result_release: Default::default(), admitted: Default::default(),
             drop_reason: Default::default(), to_headroom: Default::default(), result_tc: Default::default(),
             result_pool: Default::default(), result_lossless: Default::default(), charged_bytes: Default::default(),
@@ -294,7 +302,7 @@ impl<const A: usize> Logic for BufferManager<A> {
             fw_eg_address, fw_egress, fw_port_valid, fw_port_address, fw_port,
             s2_valid, s2_release, s2_admitted, s2_drop, s2_headroom, s2_tc, s2_pool, s2_lossless, s2_bytes, s2_queue,
             s2_pause, s2_resume, s2_classes, port_select, s1_pfc, s1_classes, s1_quanta, s1_now, s1_query_address,
-            fw_pfc_valid, fw_pfc_address, fw_pfc_classes, fw_pfc_until, s2_pfc, s2_until, s2_query);
+            fw_pfc_valid, fw_pfc_address, fw_pfc_classes, fw_pfc_until, s2_pfc, s2_until, s2_query, s2_query_bytes);
         for p in 0..8 {
             self.pool_size[p].clock.next = self.clock.val();
             self.pool_size[p].d.next = self.pool_size[p].q.val();
@@ -639,6 +647,17 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.xoff_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
         self.egress_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
         self.port_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        self.port_query_ram.read_clock.next = self.clock.val();
+        self.port_query_ram.write_clock.next = self.clock.val();
+        self.port_query_ram.read_address.next = bit_cast::<A, 8>(self.query_port.val());
+        self.port_query_ram.write_address.next = self.s1_port_address.q.val();
+        self.port_query_ram.write_data.next = self.port_next.val();
+        self.port_query_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        // The query: the port's egress bytes over all pools (forwarded when just written).
+        self.s2_query_bytes.d.next = self.port_query_ram.read_data.val();
+        if self.fw_port_valid.q.val() & (self.fw_port_address.q.val() == self.s1_query_address.q.val()) {
+            self.s2_query_bytes.d.next = self.fw_port.q.val();
+        }
         self.fw_in_valid.d.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
         self.fw_in_address.d.next = self.s1_in_address.q.val();
         self.fw_ingress.d.next = self.ingress_next.val();
@@ -693,5 +712,6 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.result_pfc.next = self.s2_pfc.q.val();
         self.paused_until_ns.next = self.s2_until.q.val();
         self.query_paused.next = self.s2_query.q.val();
+        self.query_egress_bytes.next = self.s2_query_bytes.q.val();
     }
 }

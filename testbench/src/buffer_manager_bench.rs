@@ -93,6 +93,7 @@ impl<const A: usize> Harness for BufferManagerBench<A> {
         port("result_pfc", 1, RESULT),
         port("paused_until_ns", 32, RESULT),
         port("query_paused", 8, "query"),
+        port("query_egress_bytes", 32, "query"),
     ];
 
     fn build(&self) -> BufferManager<A> {
@@ -141,6 +142,7 @@ impl<const A: usize> Harness for BufferManagerBench<A> {
             uut.result_pfc.val() as u64,
             uut.paused_until_ns.val().to_u64(),
             uut.query_paused.val().to_u64(),
+            uut.query_egress_bytes.val().to_u64(),
         ]
     }
 }
@@ -245,7 +247,7 @@ impl<const A: usize> BufferManagerBench<A> {
         let mut reference = ReferenceManager::new(zero_params(1 << (A - 3)));
         let mut outstanding: Vec<Tag> = Vec::new();
         let idle = {
-            let mut e = vec![None; 16];
+            let mut e = vec![None; 17];
             e[0] = Some(0);
             e[10] = Some(0);
             e[11] = Some(0);
@@ -263,6 +265,7 @@ impl<const A: usize> BufferManagerBench<A> {
             let query_port = cycle % QUERY_PORTS;
             // The query sees every event of earlier cycles.
             let paused = (0..8).filter(|&tc| reference.is_rx_paused(query_port, tc, now)).fold(0u64, |m, tc| m | 1 << tc);
+            let port_bytes = reference.port_egress_bytes(query_port);
             match op {
                 Op::Arrive { ingress_port, egress_port, dscp, bytes } => {
                     stimulus.push(inputs(op));
@@ -292,15 +295,16 @@ impl<const A: usize> BufferManagerBench<A> {
             line[15] = now;
             line[16] = query_port as u64;
             if cycle >= LATENCY && at < expected.len() {
-                expected[at].resize(16, None);
+                expected[at].resize(17, None);
                 expected[at][15] = Some(paused);
+                expected[at][16] = Some(port_bytes);
             }
         }
         for e in expected.iter_mut() {
-            e.resize(16, None);
+            e.resize(17, None);
         }
         for e in expected.iter_mut().take(LATENCY - 1) {
-            *e = vec![None; 16];
+            *e = vec![None; 17];
         }
         Trace { inputs: stimulus, expected }
     }

@@ -45,6 +45,8 @@ fn the_recorded_stimulus_reaches_every_path() {
     }
     let paused_answers = trace.expected.iter().filter(|e| e[15].is_some_and(|m| m != 0)).count();
     assert!(paused_answers > 500 && paused_answers < trace.cycles() - 500, "{paused_answers} paused query answers");
+    let busy_ports = trace.expected.iter().filter(|e| e[16].is_some_and(|b| b != 0)).count();
+    assert!(busy_ports > 500, "{busy_ports} non-zero egress occupancy answers");
 }
 
 #[test]

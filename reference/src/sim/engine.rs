@@ -775,7 +775,8 @@ impl<'a> Simulation<'a> {
         if self.lb_enabled && self.last_lb_report_ps != Some(self.now_ps) {
             self.report_lb();
         }
-        self.summary.bytes_held = self.ingress_bytes.iter().chain(&self.egress_bytes).map(|b| b[0] + b[1]).sum::<u64>() / 2;
+        // Every admitted, undeparted packet sits in exactly one egress queue.
+        self.summary.bytes_held = self.egress_bytes.iter().map(|b| b[0] + b[1]).sum();
         self.summary.simulated_ps = self.now_ps;
         if let Some(w) = self.trace.as_mut() {
             w.flush()?;

@@ -112,7 +112,6 @@ pub fn mark_decision(mean: u32, band: &EcnBand, max_prob_q16: u16, draw: u16) ->
 #[derive(Clone, Debug)]
 pub struct EcnMarker {
     params: EcnParams,
-    ports: usize,
     mean_bytes: Vec<u32>,
     lfsr: Lfsr,
     /// Marks per (port, traffic class).
@@ -123,7 +122,6 @@ impl EcnMarker {
     pub fn new(params: EcnParams, ports: usize, seed: u32) -> EcnMarker {
         EcnMarker {
             params,
-            ports,
             mean_bytes: vec![0; ports * CLASSES],
             lfsr: Lfsr::new(seed),
             marks: vec![0; ports * CLASSES],
@@ -169,10 +167,6 @@ impl EcnMarker {
 
     pub fn marks(&self, port: usize, tc: usize) -> u64 {
         self.marks[port * CLASSES + tc]
-    }
-
-    pub fn ports(&self) -> usize {
-        self.ports
     }
 }
 

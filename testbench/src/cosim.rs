@@ -154,8 +154,3 @@ pub fn check<H: Harness>(harness: &H, trace: &Trace, test_name: &str) -> Result<
         }
     }
 }
-
-/// Reads a `Bits` output as a u64.
-pub fn bits_u64<const N: usize>(b: Bits<N>) -> u64 {
-    b.to_u64()
-}

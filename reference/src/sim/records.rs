@@ -60,12 +60,6 @@ impl Record {
         self.columns.iter().position(|c| *c == name).unwrap_or_else(|| panic!("{} has no column {name}", self.name))
     }
 
-    /// Rows whose `column` equals `value`.
-    pub fn rows_where<'a>(&'a self, column: &str, value: &'a str) -> impl Iterator<Item = &'a Vec<String>> + 'a {
-        let i = self.column(column);
-        self.rows.iter().filter(move |r| r[i] == value)
-    }
-
     pub fn to_csv(&self) -> String {
         let mut out = self.columns.join(",");
         out.push('\n');

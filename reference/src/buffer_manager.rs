@@ -22,7 +22,14 @@
 //!   it is offered to the egress port's TC1 queue (pool 1) with pool 1's
 //!   limit. Only a packet admitted that way reports `trimmed`.
 //! * Re-sent pauses fall due every half pause time after the pause; all
-//!   that are due at or before an event are emitted before it, oldest first.
+//!   that are due at or before an event are emitted before it, oldest first
+//!   ([`due_resends`](BufferManager::due_resends)). The hardware sends them
+//!   from a round-robin sweep instead, one pair per cycle:
+//!   [`resend_due`](BufferManager::resend_due) and
+//!   [`advance_resend`](BufferManager::advance_resend) are its step, so the
+//!   co-simulation can replay the sweep on this model's state. Both send
+//!   the same frames (same due times) as long as the sweep reaches a pair
+//!   before it resumes and within one interval.
 
 use crate::buffer_plan::{BufferPlan, EgressLimit};
 use crate::classify::{charged_bytes, Class, Classifier, Role, TRIMMED_BYTES};
@@ -200,6 +207,9 @@ pub struct Egress {
     pub admitted: bool,
     pub drop: Option<DropReason>,
     pub trimmed: bool,
+    /// A trimmed packet's new DSCP: the trimmed codepoint, or
+    /// trimmed-last-hop towards a port facing a NIC.
+    pub trimmed_dscp: Option<u8>,
     /// The packet as it was queued (after trimming); None when dropped.
     pub tag: Option<Tag>,
     /// Queue bytes of (egress port, pool) after the packet joined it.
@@ -350,7 +360,7 @@ impl BufferManager {
             lossless: class.lossless,
             charged_bytes: ingress.charged_bytes,
         };
-        let mut trimmed = false;
+        let mut trimmed_dscp = None;
         if !class.lossless {
             if let Err(reason) = self.egress_check(egress_port, class.pool as usize, class.role, tag.charged_bytes as u64) {
                 let trim = self.params.trimming && self.params.classifier.uet_policy && class.role.is_trimmable();
@@ -359,9 +369,9 @@ impl BufferManager {
                     return Egress::dropped(reason);
                 }
                 match self.trim(ingress_port, egress_port) {
-                    Ok(t) => {
+                    Ok((t, dscp)) => {
                         tag = t;
-                        trimmed = true;
+                        trimmed_dscp = Some(dscp);
                     }
                     Err(reason) => return Egress::dropped(reason),
                 }
@@ -375,14 +385,16 @@ impl BufferManager {
         Egress {
             admitted: true,
             drop: None,
-            trimmed,
+            trimmed: trimmed_dscp.is_some(),
+            trimmed_dscp,
             tag: Some(tag),
             queue_bytes_after: self.egress_bytes[at].min(u32::MAX as u64) as u32,
         }
     }
 
-    /// Cuts a packet to its headers and offers it to TC1 (pool 1).
-    fn trim(&mut self, ingress_port: usize, egress_port: usize) -> Result<Tag, DropReason> {
+    /// Cuts a packet to its headers and offers it to TC1 (pool 1); returns
+    /// its tag and new DSCP.
+    fn trim(&mut self, ingress_port: usize, egress_port: usize) -> Result<(Tag, u8), DropReason> {
         const TRIM_TC: u8 = 1;
         let pool = TRIM_TC as usize;
         let bytes = charged_bytes(TRIMMED_BYTES) as u64;
@@ -392,14 +404,15 @@ impl BufferManager {
             self.release_pool(ingress_port * CLASSES + pool, pool, bytes);
             return Err(reason);
         }
-        Ok(Tag {
+        let tag = Tag {
             ingress_port: ingress_port as u16,
             egress_port: egress_port as u16,
             tc: TRIM_TC,
             pool: TRIM_TC,
             lossless: false,
             charged_bytes: bytes as u32,
-        })
+        };
+        Ok((tag, self.params.classifier.codepoints.dscp(role)))
     }
 
     /// Releases a packet's ingress charge; for a lossless packet, headroom
@@ -487,6 +500,27 @@ impl BufferManager {
         out[start..].sort_by_key(|f| (f.t_ns, f.port, f.pool));
     }
 
+    /// The one pause re-send of (`port`, `pool`) due at or before `now_ns`,
+    /// if the pair is paused: the step the hardware's re-send scheduler
+    /// takes when it visits the pair. [`advance_resend`](Self::advance_resend)
+    /// then moves the pair's next due time on by one interval.
+    pub fn resend_due(&self, port: usize, pool: usize, now_ns: u64) -> Option<PfcFrame> {
+        let at = port * CLASSES + pool;
+        (self.xoff_sent[at] && self.next_resend_ns[at] <= now_ns).then(|| PfcFrame {
+            t_ns: self.next_resend_ns[at],
+            port: port as u16,
+            pool: pool as u8,
+            classes: self.params.priority_group(pool),
+            quanta: PAUSE_QUANTA,
+        })
+    }
+
+    /// Moves the next re-send of (`port`, `pool`) one interval later (an
+    /// interval of 0 stays 0, as in the hardware).
+    pub fn advance_resend(&mut self, port: usize, pool: usize) {
+        self.next_resend_ns[port * CLASSES + pool] += self.params.resend_interval_ns(port);
+    }
+
     /// No pause re-send falls due before this time (None: no port paused).
     pub fn next_resend_ns(&self) -> Option<u64> {
         (self.paused_count > 0).then_some(self.earliest_resend_ns)
@@ -529,6 +563,6 @@ impl BufferManager {
 
 impl Egress {
     fn dropped(reason: DropReason) -> Egress {
-        Egress { admitted: false, drop: Some(reason), trimmed: false, tag: None, queue_bytes_after: 0 }
+        Egress { admitted: false, drop: Some(reason), trimmed: false, trimmed_dscp: None, tag: None, queue_bytes_after: 0 }
     }
 }

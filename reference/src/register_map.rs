@@ -151,9 +151,10 @@ pub const BM_RETRANSMIT_LIMIT: u8 = 0x20;
 pub const BM_PORT_SELECT: u8 = 0x30;
 pub const BM_PORT_QUANTUM: u8 = 0x31;
 pub const BM_PORT_DELAY: u8 = 0x32;
+pub const BM_PORT_FACES_NIC: u8 = 0x33;
 
 pub const BUFFER_MANAGER_REGISTERS: &[RegisterSpec] = &[
-    RegisterSpec { address: BM_MODE, name: "mode", width: 2, meaning: "bit 0: dynamic egress limit (LossyAlpha > 0); bit 1: UET policy", units: "flags" },
+    RegisterSpec { address: BM_MODE, name: "mode", width: 3, meaning: "bit 0: dynamic egress limit (LossyAlpha > 0); bit 1: UET policy; bit 2: trimming (TrimmingEnabled)", units: "flags" },
     RegisterSpec { address: BM_ALPHA, name: "alpha_q10", width: 16, meaning: "LossyAlpha x 1024, to nearest", units: "Q6.10" },
     RegisterSpec { address: BM_XOFF, name: "xoff_bytes", width: 32, meaning: "StaticPoolXoffThreshold", units: "bytes" },
     RegisterSpec { address: BM_XON, name: "xon_bytes", width: 32, meaning: "StaticPoolXonThreshold", units: "bytes" },
@@ -165,9 +166,10 @@ pub const BUFFER_MANAGER_REGISTERS: &[RegisterSpec] = &[
     RegisterSpec { address: BM_POOL_SIZE, name: "pool0_size_bytes", width: 32, meaning: "pool sizes, pool p at 0x10 + p", units: "bytes" },
     RegisterSpec { address: BM_FIXED_LIMIT, name: "pool0_fixed_limit_bytes", width: 32, meaning: "fixed lossy egress queue limits, pool p at 0x18 + p", units: "bytes" },
     RegisterSpec { address: BM_RETRANSMIT_LIMIT, name: "pool0_retransmit_limit_bytes", width: 32, meaning: "limits for trimmable retransmissions (UET), pool p at 0x20 + p", units: "bytes" },
-    RegisterSpec { address: BM_PORT_SELECT, name: "port_select", width: 8, meaning: "the port the next two registers write", units: "port" },
+    RegisterSpec { address: BM_PORT_SELECT, name: "port_select", width: 8, meaning: "the port the next three registers write", units: "port" },
     RegisterSpec { address: BM_PORT_QUANTUM, name: "port_quantum_q16", width: 32, meaning: "512 bit times at the selected port's rate, ns x 65536", units: "Q16.16 ns" },
     RegisterSpec { address: BM_PORT_DELAY, name: "port_delay_ns", width: 32, meaning: "the selected port's link delay", units: "ns" },
+    RegisterSpec { address: BM_PORT_FACES_NIC, name: "port_faces_nic", width: 1, meaning: "the selected port faces a NIC (a packet trimmed towards it is re-marked trimmed-last-hop)", units: "flag" },
 ];
 
 /// The buffer manager's register image.
@@ -181,7 +183,7 @@ pub fn buffer_manager_image(p: &crate::buffer_manager::BufferParams) -> Vec<Regi
     let cp = c.codepoints;
     let six = |v: u8| (v & 0x3F) as u32;
     let mut image = vec![
-        RegisterWrite { address: BM_MODE, data: dynamic | (c.uet_policy as u32) << 1 },
+        RegisterWrite { address: BM_MODE, data: dynamic | (c.uet_policy as u32) << 1 | (p.trimming as u32) << 2 },
         RegisterWrite { address: BM_ALPHA, data: alpha },
         RegisterWrite { address: BM_XOFF, data: p.xoff_bytes },
         RegisterWrite { address: BM_XON, data: p.xon_bytes },
@@ -196,10 +198,11 @@ pub fn buffer_manager_image(p: &crate::buffer_manager::BufferParams) -> Vec<Regi
         image.push(RegisterWrite { address: BM_FIXED_LIMIT + pool as u8, data: p.fixed_limit_bytes[pool] });
         image.push(RegisterWrite { address: BM_RETRANSMIT_LIMIT + pool as u8, data: p.retransmit_limit_bytes[pool] });
     }
-    for (port, (quantum, delay)) in p.quantum_q16.iter().zip(&p.delay_ns).enumerate() {
+    for (port, ((quantum, delay), faces_nic)) in p.quantum_q16.iter().zip(&p.delay_ns).zip(&p.faces_nic).enumerate() {
         image.push(RegisterWrite { address: BM_PORT_SELECT, data: port as u32 });
         image.push(RegisterWrite { address: BM_PORT_QUANTUM, data: *quantum });
         image.push(RegisterWrite { address: BM_PORT_DELAY, data: *delay });
+        image.push(RegisterWrite { address: BM_PORT_FACES_NIC, data: *faces_nic as u32 });
     }
     image
 }

@@ -3,7 +3,7 @@
 
 use crate::cosim::{port, Harness, Port, Trace};
 use hdl::buffer_manager::{BufferManager, LATENCY};
-use reference::buffer_manager::{BufferManager as ReferenceManager, BufferParams, ChargedTo, EgressMode, Tag};
+use reference::buffer_manager::{BufferManager as ReferenceManager, BufferParams, ChargedTo, DropReason, EgressMode, Tag};
 use reference::classify::{charged_bytes, Classifier, UetCodepoints};
 use reference::register_map::{buffer_manager_image, RegisterWrite};
 
@@ -36,6 +36,39 @@ pub enum Fault {
     OccupancyBeforeHeadroom,
     /// A received pause lasts its quanta only, without the link delay.
     PauseWithoutDelay,
+    /// Trimming forgotten: a trimmable packet the egress refuses is dropped.
+    NoTrimming,
+    /// Pauses re-sent every full pause time instead of every half.
+    ResendEveryFullPause,
+}
+
+/// Output indices (see `OUTPUTS`).
+pub mod out {
+    pub const VALID: usize = 0;
+    pub const RELEASE: usize = 1;
+    pub const ADMITTED: usize = 2;
+    pub const DROP_REASON: usize = 3;
+    pub const TO_HEADROOM: usize = 4;
+    pub const TC: usize = 5;
+    pub const POOL: usize = 6;
+    pub const LOSSLESS: usize = 7;
+    pub const CHARGED_BYTES: usize = 8;
+    pub const QUEUE_BYTES: usize = 9;
+    pub const PAUSE: usize = 10;
+    pub const RESUME: usize = 11;
+    pub const PFC_CLASSES: usize = 12;
+    pub const PFC_RECEIVED: usize = 13;
+    pub const PAUSED_UNTIL: usize = 14;
+    pub const QUERY_PAUSED: usize = 15;
+    pub const QUERY_EGRESS_BYTES: usize = 16;
+    pub const TRIMMED: usize = 17;
+    pub const TRIMMED_DSCP: usize = 18;
+    pub const RESEND: usize = 19;
+    pub const RESEND_PORT: usize = 20;
+    pub const RESEND_POOL: usize = 21;
+    pub const RESEND_CLASSES: usize = 22;
+    pub const RESEND_DUE: usize = 23;
+    pub const COUNT: usize = 24;
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -53,6 +86,7 @@ impl<const A: usize> BufferManagerBench<A> {
 const CFG: &str = "configuration";
 const EVENT: &str = "event";
 const RESULT: &str = "result";
+const RESEND: &str = "pause re-send";
 
 impl<const A: usize> Harness for BufferManagerBench<A> {
     type Uut = BufferManager<A>;
@@ -94,6 +128,13 @@ impl<const A: usize> Harness for BufferManagerBench<A> {
         port("paused_until_ns", 32, RESULT),
         port("query_paused", 8, "query"),
         port("query_egress_bytes", 32, "query"),
+        port("trimmed", 1, RESULT),
+        port("trimmed_dscp", 6, RESULT),
+        port("resend_valid", 1, RESEND),
+        port("resend_port", 8, RESEND),
+        port("resend_pool", 3, RESEND),
+        port("resend_classes", 8, RESEND),
+        port("resend_due_ns", 32, RESEND),
     ];
 
     fn build(&self) -> BufferManager<A> {
@@ -143,6 +184,13 @@ impl<const A: usize> Harness for BufferManagerBench<A> {
             uut.paused_until_ns.val().to_u64(),
             uut.query_paused.val().to_u64(),
             uut.query_egress_bytes.val().to_u64(),
+            uut.trimmed.val() as u64,
+            uut.trimmed_dscp.val().to_u64(),
+            uut.resend_valid.val() as u64,
+            uut.resend_port.val().to_u64(),
+            uut.resend_pool.val().to_u64(),
+            uut.resend_classes.val().to_u64(),
+            uut.resend_due_ns.val().to_u64(),
         ]
     }
 }
@@ -217,10 +265,51 @@ fn release_inputs(tag: &Tag) -> Vec<u64> {
     v
 }
 
+/// The hardware's pause re-send sweep, replayed on the reference's state:
+/// the registers the block holds during one cycle.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sweep {
+    /// The address read this cycle when not held.
+    next_address: usize,
+    /// The (port, pool) address decided this cycle.
+    address: usize,
+    valid: bool,
+}
+
+impl Sweep {
+    /// The registers of the next cycle, after a cycle with `stall`/`reset`.
+    fn step(self, stall: bool, reset: bool, addresses: usize) -> Sweep {
+        let read = if stall { self.address } else { self.next_address };
+        let next_address = if reset { 0 } else if stall { self.next_address } else { (self.next_address + 1) % addresses };
+        Sweep { next_address, address: read, valid: !reset }
+    }
+}
+
+/// The block's `drop_reason` code.
+fn drop_code(reason: Option<DropReason>) -> u64 {
+    match reason {
+        None => 0,
+        Some(DropReason::HeadroomFull) => 1,
+        Some(DropReason::PoolFull) => 2,
+        Some(DropReason::EgressLimit) => 3,
+        Some(DropReason::EgressPool) => 4,
+    }
+}
+
+fn idle_expectation() -> Vec<Option<u64>> {
+    let mut e = vec![None; out::COUNT];
+    for i in [out::VALID, out::PAUSE, out::RESUME, out::TRIMMED] {
+        e[i] = Some(0);
+    }
+    e
+}
+
 impl<const A: usize> BufferManagerBench<A> {
     /// Expands programs into register writes and resolves releases, then
     /// expects the reference's answers `LATENCY - 1` samples later. A
-    /// reset cancels the events of its own and the previous cycle.
+    /// reset cancels the events of its own and the previous cycle. Pause
+    /// re-sends are expected where the hardware's sweep visits a paused,
+    /// due pair (see [`Sweep`]).
     pub fn trace(&self, ops: &[Op]) -> Trace {
         let mut cycles: Vec<Op> = vec![Op::Reset; LATENCY];
         for op in ops {
@@ -244,17 +333,14 @@ impl<const A: usize> BufferManagerBench<A> {
                 }
             }
         }
+        let addresses = 1usize << A;
         let mut reference = ReferenceManager::new(zero_params(1 << (A - 3)));
         let mut outstanding: Vec<Tag> = Vec::new();
-        let idle = {
-            let mut e = vec![None; 17];
-            e[0] = Some(0);
-            e[10] = Some(0);
-            e[11] = Some(0);
-            e
-        };
-        let mut expected = vec![idle; cycles.len()];
+        let mut expected = vec![idle_expectation(); cycles.len()];
         let mut stimulus = Vec::with_capacity(cycles.len());
+        let mut sweep = Sweep::default();
+        let mut paused_before = false;
+        let is_write = |c: usize| matches!(cycles.get(c), Some(Op::Write(_)));
         for (cycle, op) in cycles.iter().enumerate() {
             if let Some(p) = program_at[cycle].take() {
                 *reference.params_mut() = p;
@@ -266,11 +352,18 @@ impl<const A: usize> BufferManagerBench<A> {
             // The query sees every event of earlier cycles.
             let paused = (0..8).filter(|&tc| reference.is_rx_paused(query_port, tc, now)).fold(0u64, |m, tc| m | 1 << tc);
             let port_bytes = reference.port_egress_bytes(query_port);
+            // The sweep decides on the next cycle with the events up to this one's predecessor.
+            sweep = sweep.step(paused_before || is_write(cycle) || (cycle > 0 && is_write(cycle - 1)), *op == Op::Reset, addresses);
+            let next_now = now + NS_PER_CYCLE;
+            let candidate = sweep.valid.then(|| reference.resend_due(sweep.address >> 3, sweep.address & 7, next_now)).flatten();
+            let mut paused_now = false;
             match op {
                 Op::Arrive { ingress_port, egress_port, dscp, bytes } => {
                     stimulus.push(inputs(op));
                     if !cancelled {
-                        expected[at] = self.arrival(&mut reference, &mut outstanding, *ingress_port, *egress_port, *dscp, *bytes);
+                        let e = self.arrival(&mut reference, &mut outstanding, now, *ingress_port, *egress_port, *dscp, *bytes);
+                        paused_now = e[out::PAUSE] == Some(1);
+                        expected[at] = e;
                     }
                 }
                 Op::Release(k) if !outstanding.is_empty() => {
@@ -295,53 +388,85 @@ impl<const A: usize> BufferManagerBench<A> {
             line[15] = now;
             line[16] = query_port as u64;
             if cycle >= LATENCY && at < expected.len() {
-                expected[at].resize(17, None);
-                expected[at][15] = Some(paused);
-                expected[at][16] = Some(port_bytes);
+                expected[at][out::QUERY_PAUSED] = Some(paused);
+                expected[at][out::QUERY_EGRESS_BYTES] = Some(port_bytes);
             }
-        }
-        for e in expected.iter_mut() {
-            e.resize(17, None);
+            let next_stalls = paused_now || is_write(cycle + 1) || is_write(cycle);
+            let next_resets = cycles.get(cycle + 1) == Some(&Op::Reset);
+            if cycle + 1 < expected.len() {
+                let resent = candidate.filter(|_| !next_stalls && !next_resets);
+                if let Some(frame) = resent {
+                    reference.advance_resend(frame.port as usize, frame.pool as usize);
+                    if self.fault == Some(Fault::ResendEveryFullPause) {
+                        reference.advance_resend(frame.port as usize, frame.pool as usize);
+                    }
+                }
+                let e = &mut expected[cycle + 1];
+                e[out::RESEND] = Some(resent.is_some() as u64);
+                if let Some(f) = resent {
+                    e[out::RESEND_PORT] = Some(f.port as u64);
+                    e[out::RESEND_POOL] = Some(f.pool as u64);
+                    e[out::RESEND_CLASSES] = Some(f.classes as u64);
+                    e[out::RESEND_DUE] = Some(f.t_ns);
+                }
+            }
+            paused_before = paused_now;
         }
         for e in expected.iter_mut().take(LATENCY - 1) {
-            *e = vec![None; 17];
+            *e = vec![None; out::COUNT];
         }
         Trace { inputs: stimulus, expected }
     }
 
-    fn arrival(&self, r: &mut ReferenceManager, outstanding: &mut Vec<Tag>, ingress_port: u8, egress_port: u8, dscp: u8, bytes: u16) -> Vec<Option<u64>> {
+    #[allow(clippy::too_many_arguments)]
+    fn arrival(&self, r: &mut ReferenceManager, outstanding: &mut Vec<Tag>, now: u64, ingress_port: u8, egress_port: u8, dscp: u8, bytes: u16) -> Vec<Option<u64>> {
         let shift = if self.fault == Some(Fault::XoffBeforePacket) { charged_bytes(bytes as u32) } else { 0 };
         let xoff = r.params().xoff_bytes;
         r.params_mut().xoff_bytes = xoff.saturating_add(shift);
-        let ingress = r.ingress(0, ingress_port as usize, dscp, bytes as u32);
+        let ingress = r.ingress(now, ingress_port as usize, dscp, bytes as u32);
         r.params_mut().xoff_bytes = xoff;
         let class = ingress.class;
-        let mut drop = match ingress.drop {
-            Some(reference::buffer_manager::DropReason::HeadroomFull) => 1,
-            Some(_) => 2,
-            None => 0,
-        };
-        let mut admitted = false;
+        let mut drop = drop_code(ingress.drop);
+        let mut queued = None;
+        let mut trimmed_dscp = None;
         if drop == 0 {
+            let trimming = r.params().trimming;
+            if self.fault == Some(Fault::NoTrimming) {
+                r.params_mut().trimming = false;
+            }
             let egress = r.egress(ingress_port as usize, &ingress, egress_port as usize);
+            r.params_mut().trimming = trimming;
             match egress.tag {
                 Some(tag) => {
-                    admitted = true;
                     outstanding.push(tag);
+                    queued = Some(tag);
+                    trimmed_dscp = egress.trimmed_dscp;
                 }
-                None => drop = if egress.drop == Some(reference::buffer_manager::DropReason::EgressLimit) { 3 } else { 4 },
+                None => drop = drop_code(egress.drop),
             }
         }
-        let queue = r.egress_bytes(egress_port as usize, class.pool as usize);
-        let classes = r.params().priority_group(class.pool as usize);
-        vec![
-            Some(1), Some(0), Some(admitted as u64), Some(drop),
-            Some((admitted && ingress.charged_to == Some(ChargedTo::Headroom)) as u64),
-            Some(class.tc as u64), Some(class.pool as u64), Some(class.lossless as u64),
-            Some(charged_bytes(bytes as u32) as u64), Some(queue),
-            Some(ingress.pause_sent as u64), Some(0), ingress.pause_sent.then_some(classes as u64),
-            Some(0), None,
-        ]
+        let (tc, pool, lossless, charged) = match queued {
+            Some(t) => (t.tc, t.pool, t.lossless, t.charged_bytes),
+            None => (class.tc, class.pool, class.lossless, charged_bytes(bytes as u32)),
+        };
+        let mut e = vec![None; out::COUNT];
+        e[out::VALID] = Some(1);
+        e[out::RELEASE] = Some(0);
+        e[out::ADMITTED] = Some(queued.is_some() as u64);
+        e[out::DROP_REASON] = Some(drop);
+        e[out::TO_HEADROOM] = Some((queued.is_some() && ingress.charged_to == Some(ChargedTo::Headroom)) as u64);
+        e[out::TC] = Some(tc as u64);
+        e[out::POOL] = Some(pool as u64);
+        e[out::LOSSLESS] = Some(lossless as u64);
+        e[out::CHARGED_BYTES] = Some(charged as u64);
+        e[out::QUEUE_BYTES] = Some(r.egress_bytes(egress_port as usize, pool as usize));
+        e[out::PAUSE] = Some(ingress.pause_sent as u64);
+        e[out::RESUME] = Some(0);
+        e[out::PFC_CLASSES] = ingress.pause_sent.then_some(r.params().priority_group(class.pool as usize) as u64);
+        e[out::PFC_RECEIVED] = Some(0);
+        e[out::TRIMMED] = Some(trimmed_dscp.is_some() as u64);
+        e[out::TRIMMED_DSCP] = Some(trimmed_dscp.unwrap_or(0) as u64);
+        e
     }
 
     fn pfc(&self, r: &mut ReferenceManager, now: u64, port: u8, classes: u8, quanta: u16) -> Vec<Option<u64>> {
@@ -349,9 +474,13 @@ impl<const A: usize> BufferManagerBench<A> {
         if self.fault == Some(Fault::PauseWithoutDelay) && quanta != 0 {
             until -= r.params().delay_ns[port as usize] as u64;
         }
-        let mut e = vec![Some(1), Some(0), Some(0), Some(0), Some(0), None, None, None, None, None, Some(0), Some(0), None];
-        e.push(Some(1));
-        e.push(Some(until));
+        let mut e = vec![None; out::COUNT];
+        for i in [out::RELEASE, out::ADMITTED, out::DROP_REASON, out::TO_HEADROOM, out::PAUSE, out::RESUME, out::TRIMMED] {
+            e[i] = Some(0);
+        }
+        e[out::VALID] = Some(1);
+        e[out::PFC_RECEIVED] = Some(1);
+        e[out::PAUSED_UNTIL] = Some(until);
         e
     }
 
@@ -366,13 +495,19 @@ impl<const A: usize> BufferManagerBench<A> {
         });
         let resumed = r.release(tag);
         let resumed = wrong.unwrap_or(resumed);
-        let queue = r.egress_bytes(tag.egress_port as usize, tag.pool as usize);
-        let classes = r.params().priority_group(tag.pool as usize);
-        vec![
-            Some(1), Some(1), Some(0), Some(0), Some(0), None, Some(tag.pool as u64), Some(tag.lossless as u64),
-            Some(tag.charged_bytes as u64), Some(queue), Some(0), Some(resumed as u64), resumed.then_some(classes as u64),
-            Some(0), None,
-        ]
+        let mut e = vec![None; out::COUNT];
+        for i in [out::ADMITTED, out::DROP_REASON, out::TO_HEADROOM, out::PAUSE, out::PFC_RECEIVED, out::TRIMMED] {
+            e[i] = Some(0);
+        }
+        e[out::VALID] = Some(1);
+        e[out::RELEASE] = Some(1);
+        e[out::POOL] = Some(tag.pool as u64);
+        e[out::LOSSLESS] = Some(tag.lossless as u64);
+        e[out::CHARGED_BYTES] = Some(tag.charged_bytes as u64);
+        e[out::QUEUE_BYTES] = Some(r.egress_bytes(tag.egress_port as usize, tag.pool as usize));
+        e[out::RESUME] = Some(resumed as u64);
+        e[out::PFC_CLASSES] = resumed.then_some(r.params().priority_group(tag.pool as usize) as u64);
+        e
     }
 }
 
@@ -384,14 +519,22 @@ pub mod strategies {
     use reference::buffer_manager::EgressMode;
     use reference::classify::{Classifier, UetCodepoints};
 
+    /// Codepoints: the defaults half the time (arrivals hit them often),
+    /// else random, roles sharing values included.
+    fn codepoints() -> impl Strategy<Value = UetCodepoints> {
+        prop_oneof![
+            Just(UetCodepoints::default()),
+            prop::array::uniform6(0u8..64).prop_map(|cp| UetCodepoints { no_trim: cp[0], trimmable: cp[1], trimmable_retransmit: cp[2], control: cp[3], trimmed: cp[4], trimmed_last_hop: cp[5] }),
+        ]
+    }
+
+    /// Random tables, or the UET policy as trimming needs it (no PFC,
+    /// default codepoints).
     fn classifier() -> impl Strategy<Value = Classifier> {
-        (prop::bool::weighted(0.3), prop::array::uniform8(0u8..8), prop::array::uniform8(prop::bool::weighted(0.4)), prop::array::uniform6(0u8..64))
-            .prop_map(|(uet_policy, tc_pool, pfc_enabled, cp)| Classifier {
-                uet_policy,
-                tc_pool,
-                pfc_enabled,
-                codepoints: UetCodepoints { no_trim: cp[0], trimmable: cp[1], trimmable_retransmit: cp[2], control: cp[3], trimmed: cp[4], trimmed_last_hop: cp[5] },
-            })
+        let random = (prop::bool::weighted(0.3), prop::array::uniform8(0u8..8), prop::array::uniform8(prop::bool::weighted(0.4)), codepoints())
+            .prop_map(|(uet_policy, tc_pool, pfc_enabled, codepoints)| Classifier { uet_policy, tc_pool, pfc_enabled, codepoints });
+        let uet = Classifier { uet_policy: true, tc_pool: [0; 8], pfc_enabled: [false; 8], codepoints: UetCodepoints::default() };
+        prop_oneof![3 => random, 1 => Just(uet)]
     }
 
     /// Byte thresholds; round thousands often, so packets of round sizes
@@ -416,11 +559,17 @@ pub mod strategies {
                 ops
             })
             .prop_flat_map(move |ops| {
-                let timing = prop::collection::vec((prop_oneof![Just(83_886u32), 0u32..(1 << 20)], 0u32..5_000), ports);
-                (Just(ops), timing).prop_map(|(mut ops, timing)| {
+                // Quanta of 1-16 ns, and short ones so that pauses fall due
+                // for re-sending within a few hundred cycles.
+                let quantum = prop_oneof![1 => Just(83_886u32), 1 => 0u32..(1 << 20), 2 => 0u32..8_000];
+                let delay = prop_oneof![0u32..5_000, 0u32..300];
+                let timing = prop::collection::vec((quantum, delay, any::<bool>()), ports);
+                (Just(ops), timing, prop::bool::weighted(0.7)).prop_map(|(mut ops, timing, trimming)| {
                     if let Some(Op::Program(p)) = ops.last_mut() {
                         p.quantum_q16 = timing.iter().map(|t| t.0).collect();
                         p.delay_ns = timing.iter().map(|t| t.1).collect();
+                        p.faces_nic = timing.iter().map(|t| t.2).collect();
+                        p.trimming = trimming;
                     }
                     ops
                 })
@@ -431,7 +580,8 @@ pub mod strategies {
     /// idle gaps, resets and reprogramming.
     pub fn ops(ports: u8, len: usize) -> impl Strategy<Value = Vec<Op>> {
         let size = prop_oneof![4 => 1u16..9217, 1 => 1u16..46, 1 => Just(46), 1 => Just(u16::MAX), 3 => prop::sample::select(vec![500u16, 1000, 2000, 4000])];
-        let arrival = (0..ports.min(3), 0..ports.min(3), 0u8..64, size)
+        let dscp = prop_oneof![1 => 0u8..64, 2 => prop::sample::select(vec![0u8, 10, 10, 12, 12, 46, 14, 16])];
+        let arrival = (0..ports.min(3), 0..ports.min(3), dscp, size)
             .prop_map(|(ingress_port, egress_port, dscp, bytes)| Op::Arrive { ingress_port, egress_port, dscp, bytes });
         let quanta = prop_oneof![Just(0u16), Just(65535), 1u16..200, any::<u16>()];
         let pfc = (0..ports.min(3), any::<u8>(), quanta).prop_map(|(port, classes, quanta)| Op::Pfc { port, classes, quanta });

@@ -3,7 +3,7 @@
 use hdl::buffer_manager::BufferManager;
 use proptest::prelude::*;
 use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
-use testbench::buffer_manager_bench::{strategies, BufferManagerBench, Fault, Op};
+use testbench::buffer_manager_bench::{out, strategies, BufferManagerBench, Fault, Op};
 use testbench::cosim::{check, Trace};
 use testbench::proptest_cases;
 use testbench::verilog_replay::{replay, replay_dir, ReplayError};
@@ -37,12 +37,27 @@ fn count(trace: &Trace, output: usize, value: u64) -> usize {
 
 #[test]
 fn the_recorded_stimulus_reaches_every_path() {
-    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(4, 12_000));
+    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(10, 12_000));
     for (what, output, value) in [("admitted", 2, 1), ("headroom full", 3, 1), ("pool full", 3, 2), ("egress limit", 3, 3),
-        ("egress pool", 3, 4), ("to headroom", 4, 1), ("pause", 10, 1), ("resume", 11, 1), ("release", 1, 1), ("PFC received", 13, 1)] {
+        ("egress pool", 3, 4), ("to headroom", 4, 1), ("pause", 10, 1), ("resume", 11, 1), ("release", 1, 1), ("PFC received", 13, 1),
+        ("trimmed", out::TRIMMED, 1)] {
         let n = count(&trace, output, value);
         assert!(n >= 5, "{what}: only {n}");
     }
+    let trimmed_last_hop = trace.expected.iter().filter(|e| e[out::TRIMMED] == Some(1) && e[out::TRIMMED_DSCP] == Some(16)).count();
+    let trimmed_here = trace.expected.iter().filter(|e| e[out::TRIMMED] == Some(1) && e[out::TRIMMED_DSCP] == Some(14)).count();
+    assert!(trimmed_last_hop >= 5 && trimmed_here >= 5, "trimmed {trimmed_here} / last hop {trimmed_last_hop}");
+    // Trimming that fails in pool 1 too (a trimmable packet dropped).
+    let resends: Vec<&Vec<Option<u64>>> = trace.expected.iter().filter(|e| e[out::RESEND] == Some(1)).collect();
+    assert!(resends.len() >= 20, "only {} pause re-sends", resends.len());
+    // Several re-sends of one pause, and re-sends of different pairs back to back.
+    let mut per_pause = std::collections::HashMap::new();
+    for e in &resends {
+        *per_pause.entry((e[out::RESEND_PORT], e[out::RESEND_POOL])).or_insert(0) += 1;
+    }
+    assert!(per_pause.len() >= 5 && per_pause.values().any(|&n| n >= 3), "{per_pause:?}");
+    let back_to_back = trace.expected.windows(2).filter(|w| w[0][out::RESEND] == Some(1) && w[1][out::RESEND] == Some(1)).count();
+    assert!(back_to_back >= 3, "{back_to_back} back-to-back re-sends");
     let paused_answers = trace.expected.iter().filter(|e| e[15].is_some_and(|m| m != 0)).count();
     assert!(paused_answers > 500 && paused_answers < trace.cycles() - 500, "{paused_answers} paused query answers");
     let busy_ports = trace.expected.iter().filter(|e| e[16].is_some_and(|b| b != 0)).count();
@@ -52,7 +67,7 @@ fn the_recorded_stimulus_reaches_every_path() {
 #[test]
 fn a_wrong_reference_makes_the_cosimulation_fail() {
     let ops = recorded_ops(5, 8_000);
-    for fault in [Fault::XoffBeforePacket, Fault::OccupancyBeforeHeadroom, Fault::PauseWithoutDelay] {
+    for fault in [Fault::XoffBeforePacket, Fault::OccupancyBeforeHeadroom, Fault::PauseWithoutDelay, Fault::NoTrimming, Fault::ResendEveryFullPause] {
         let bench = Bench { ports: PORTS as usize, fault: Some(fault) };
         assert!(check(&bench, &bench.trace(&ops), "buffer_manager_fault").is_err(), "{fault:?} went unnoticed");
     }

@@ -210,3 +210,65 @@ fn the_default_configuration_handles_an_incast() {
     assert_eq!(stats.bytes_held, 0);
     assert!(sw.buffer.is_empty());
 }
+
+/// Pause re-sends by the hardware's way (a round-robin sweep over the
+/// (port, pool) pairs, one per cycle: `resend_due` then `advance_resend`)
+/// and by the event-driven `due_resends` are the same frames with the same
+/// due times while nothing resumes and the interval (42,192 ns here) is
+/// longer than a sweep (128 pairs x 100 ns): each goes out within one sweep
+/// of falling due, and the sweep sends nothing the model does not.
+mod resend_sweep {
+    use super::*;
+    use reference::buffer_manager::{BufferManager, PfcFrame};
+
+    const NS_PER_CYCLE: u64 = 100;
+    const PAIRS: usize = 16 * 8;
+    const CYCLES: u64 = 4_000;
+
+    fn key(f: &PfcFrame) -> (u64, u16, u8, u8) {
+        (f.t_ns, f.port, f.pool, f.classes)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases(48)))]
+
+        #[test]
+        fn sweep_sends_what_falls_due(mut pauses in prop::collection::vec((0usize..16, 0u64..2_000), 1..40)) {
+            pauses.sort_by_key(|p| p.1);
+            let mut params = switch_of(&Document::defaults(), 16, 0).buffer.params().clone();
+            params.xoff_bytes = 0;
+            let mut driven = BufferManager::new(params.clone());
+            let mut swept = BufferManager::new(params);
+            let (mut model_frames, mut sweep_frames) = (Vec::new(), Vec::new());
+            let mut next = 0;
+            for cycle in 0..CYCLES {
+                let now = cycle * NS_PER_CYCLE;
+                while next < pauses.len() && pauses[next].1 == cycle {
+                    driven.due_resends(now, &mut model_frames);
+                    driven.ingress(now, pauses[next].0, 0, 4000);
+                    swept.ingress(now, pauses[next].0, 0, 4000);
+                    next += 1;
+                }
+                let pair = cycle as usize % PAIRS;
+                if let Some(frame) = swept.resend_due(pair / 8, pair % 8, now) {
+                    swept.advance_resend(pair / 8, pair % 8);
+                    sweep_frames.push((frame, now));
+                }
+            }
+            let end = (CYCLES - 1) * NS_PER_CYCLE;
+            driven.due_resends(end, &mut model_frames);
+            let sweep_period = PAIRS as u64 * NS_PER_CYCLE;
+            prop_assert!(!sweep_frames.is_empty());
+            let model: std::collections::HashSet<_> = model_frames.iter().map(key).collect();
+            prop_assert_eq!(model.len(), model_frames.len(), "the model sends each frame once");
+            for (frame, sent) in &sweep_frames {
+                prop_assert!(model.contains(&key(frame)), "the sweep sent {frame:?} the model did not");
+                prop_assert!(frame.t_ns <= *sent && *sent < frame.t_ns + sweep_period, "{frame:?} sent at {sent}");
+            }
+            let swept_keys: std::collections::HashSet<_> = sweep_frames.iter().map(|(f, _)| key(f)).collect();
+            for frame in model_frames.iter().filter(|f| f.t_ns + sweep_period <= end) {
+                prop_assert!(swept_keys.contains(&key(frame)), "the sweep missed {frame:?}");
+            }
+        }
+    }
+}

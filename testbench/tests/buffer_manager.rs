@@ -18,8 +18,9 @@ fn recorded_ops(seed: u8, cycles: usize) -> Vec<Op> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(proptest_cases(64)))]
 
-    /// 64 cases, about 210,000 cycles in all (measured): random
-    /// registers (both egress forms, UET classes, per-port pause timing),
+    /// 64 cases, about 200,000 cycles in all (measured): random
+    /// registers (both egress forms, UET classes with trimming, per-port
+    /// pause timing), re-sends falling due,
     /// arrivals, releases and received PFC frames on the same counters back
     /// to back, pause queries every cycle, resets and reprogramming.
     #[test]
@@ -161,4 +162,37 @@ fn the_vendor_pfc_example_in_hardware() {
     let w = waves.expect("traced");
     assert!(w.vcd_path.exists() && w.gtkw_path.exists());
     w.close();
+}
+
+/// A pause at the default timing (400 Gbps, 500 ns: a full pause 84,384 ns)
+/// is re-sent every 42,192 ns while the port stays paused, each within one
+/// sweep (128 cycles of 50 ns) of falling due. Written with its VCD
+/// (target/vcd/buffer_manager_resend_example.vcd).
+#[test]
+fn a_pause_is_resent_every_half_pause_time_in_hardware() {
+    use reference::buffer_manager::EgressMode;
+    use reference::classify::{Classifier, UetCodepoints};
+    use testbench::buffer_manager_bench::{params, NS_PER_CYCLE};
+    use testbench::cosim::run;
+    use testbench::waves::Waves;
+    let classifier = Classifier { uet_policy: false, tc_pool: [0; 8], pfc_enabled: [true, false, false, false, false, false, false, false], codepoints: UetCodepoints::default() };
+    let p = params(16, [200_908_800, 0, 0, 0, 0, 0, 0, 0], 256_000, 700_000, 300_000, EgressMode::Dynamic { alpha_q10: 1024 }, [0; 8], classifier);
+    let mut ops = vec![Op::Program(Box::new(p))];
+    ops.extend((0..176).map(|_| Op::Arrive { ingress_port: 5, egress_port: 2, dscp: 0, bytes: 4000 }));
+    ops.extend((0..4_000).map(|_| Op::Idle));
+    let bench = Bench::new(PORTS as usize);
+    let trace = bench.trace(&ops);
+    let pause_cycle = trace.expected.iter().position(|e| e[out::PAUSE] == Some(1)).expect("a pause") - 1;
+    let paused_at = pause_cycle as u64 * NS_PER_CYCLE;
+    let resends: Vec<(usize, &Vec<Option<u64>>)> = trace.expected.iter().enumerate().filter(|(_, e)| e[out::RESEND] == Some(1)).collect();
+    let end = (trace.cycles() as u64 - 1) * NS_PER_CYCLE;
+    assert_eq!(resends.len() as u64, (end - paused_at) / 42_192, "one re-send per 42,192 ns");
+    for (k, (cycle, e)) in resends.iter().enumerate() {
+        let due = paused_at + (k as u64 + 1) * 42_192;
+        assert_eq!((e[out::RESEND_PORT], e[out::RESEND_POOL], e[out::RESEND_CLASSES], e[out::RESEND_DUE]), (Some(5), Some(0), Some(1), Some(due)));
+        let sent = *cycle as u64 * NS_PER_CYCLE;
+        assert!(due <= sent && sent < due + 128 * NS_PER_CYCLE, "due {due}, sent {sent}");
+    }
+    let waves = run(&bench, &trace, Some(Waves::create::<Bench>("buffer_manager_resend_example"))).unwrap_or_else(|m| panic!("{m}"));
+    waves.expect("traced").close();
 }

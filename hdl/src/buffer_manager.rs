@@ -36,7 +36,8 @@
 //!   as TC1 in pool 1; its new codepoint, trimmed-last-hop towards a port
 //!   facing a NIC; tc, pool, bytes and queue describe the trimmed packet);
 //!   `pause_request` / `resume_request` with `pfc_classes` for the event's
-//!   ingress port; `result_pfc` with `paused_until_ns`
+//!   ingress port (a pause frame asks for 65535 quanta, a resume for 0);
+//!   `result_pfc` with `paused_until_ns`
 //! * pause re-send: `resend_valid`, `resend_port`, `resend_pool`,
 //!   `resend_classes`, `resend_due_ns` (when the re-send fell due)
 //!
@@ -71,6 +72,7 @@
 use reference::register_map::*;
 use rust_hdl::prelude::*;
 use crate::build_checks::{c8, check_ports, zero_ram, BuildError};
+use crate::twin_read_ram::TwinReadRam;
 use rust_hdl::widgets::prelude::RAM;
 
 pub const LATENCY: usize = 2;
@@ -145,31 +147,24 @@ pub struct BufferManager<const A: usize> {
     fixed_limit: [DFF<Bits<32>>; 8],
     retransmit_limit: [DFF<Bits<32>>; 8],
     port_select: DFF<Bits<8>>,
-    quantum_ram: RAM<Bits<32>, A>,
-    delay_ram: RAM<Bits<32>, A>,
+    // per-port pause timing; read port A for events, B for the re-send sweep
+    quantum_ram: TwinReadRam<Bits<32>, A>,
+    delay_ram: TwinReadRam<Bits<32>, A>,
     // received pauses: when each (port, class) pause ends, one RAM per class
     deadline_ram: [RAM<Bits<32>, A>; 8],
     // switch-wide counters
     pool_bytes: [DFF<Bits<32>>; 8],
     pool_egress_bytes: [DFF<Bits<32>>; 8],
-    // per (port, pool) and per port counters
-    ingress_ram: RAM<Bits<32>, A>,
+    // per (port, pool) and per port counters; read port A for the event,
+    // B for pool 1 of the same ports (trimming), the sweep (xoff) or the
+    // query channel (port)
+    ingress_ram: TwinReadRam<Bits<32>, A>,
     headroom_ram: RAM<Bits<32>, A>,
-    xoff_ram: RAM<Bit, A>,
-    egress_ram: RAM<Bits<32>, A>,
-    port_ram: RAM<Bits<32>, A>,
-    /// A copy of port_ram whose read port serves the query channel.
-    port_query_ram: RAM<Bits<32>, A>,
-    /// Copies of ingress_ram and egress_ram whose read ports serve the
-    /// trimmed packet's counters (pool 1).
-    ingress_trim_ram: RAM<Bits<32>, A>,
-    egress_trim_ram: RAM<Bits<32>, A>,
-    // pause re-send scheduler: next due time per (port, pool), a copy of
-    // xoff_ram and of the port timing for its read ports
+    xoff_ram: TwinReadRam<Bit, A>,
+    egress_ram: TwinReadRam<Bits<32>, A>,
+    port_ram: TwinReadRam<Bits<32>, A>,
+    // pause re-send scheduler: next due time per (port, pool)
     due_ram: RAM<Bits<32>, A>,
-    xoff_sweep_ram: RAM<Bit, A>,
-    sweep_quantum_ram: RAM<Bits<32>, A>,
-    sweep_delay_ram: RAM<Bits<32>, A>,
     sweep_ptr: DFF<Bits<A>>,
     s1_sweep_address: DFF<Bits<A>>,
     s1_sweep_valid: DFF<Bit>,
@@ -332,20 +327,18 @@ impl<const A: usize> BufferManager<A> {
             ev_pool: Default::default(), ev_lossless: Default::default(), ev_pfc: Default::default(),
             ev_classes: Default::default(), ev_quanta: Default::default(), now_ns: Default::default(),
             query_port: Default::default(), result_pfc: Default::default(), paused_until_ns: Default::default(),
-            query_paused: Default::default(), port_select: Default::default(), quantum_ram: zero_ram(),
-            delay_ram: zero_ram(), deadline_ram: std::array::from_fn(|_| zero_ram()),
+            query_paused: Default::default(), port_select: Default::default(), quantum_ram: Default::default(),
+            delay_ram: Default::default(), deadline_ram: std::array::from_fn(|_| zero_ram()),
             s1_pfc: Default::default(), s1_classes: Default::default(), s1_quanta: Default::default(),
             s1_now: Default::default(), s1_query_address: Default::default(), fw_pfc_valid: Default::default(),
             fw_pfc_address: Default::default(), fw_pfc_classes: Default::default(), fw_pfc_until: Default::default(),
             s2_pfc: Default::default(), s2_until: Default::default(), s2_query: Default::default(),
             pause_hi: Default::default(), pause_lo: Default::default(), until_now: Default::default(),
-            query_bit: Default::default(), query_egress_bytes: Default::default(), port_query_ram: zero_ram(),
-            s2_query_bytes: Default::default(),
+            query_bit: Default::default(), query_egress_bytes: Default::default(), s2_query_bytes: Default::default(),
             trimmed: Default::default(), trimmed_dscp: Default::default(), resend_valid: Default::default(),
             resend_port: Default::default(), resend_pool: Default::default(), resend_classes: Default::default(),
             resend_due_ns: Default::default(), trimming: Default::default(), faces_nic_ram: zero_ram(),
-            ingress_trim_ram: zero_ram(), egress_trim_ram: zero_ram(), due_ram: zero_ram(), xoff_sweep_ram: zero_ram(),
-            sweep_quantum_ram: zero_ram(), sweep_delay_ram: zero_ram(), sweep_ptr: Default::default(),
+            due_ram: zero_ram(), sweep_ptr: Default::default(),
             s1_sweep_address: Default::default(), s1_sweep_valid: Default::default(), cfg_write_q: Default::default(),
             fw_due_valid: Default::default(), fw_due_address: Default::default(), fw_due: Default::default(),
             s2_resend: Default::default(), s2_resend_port: Default::default(), s2_resend_pool: Default::default(),
@@ -370,7 +363,7 @@ impl<const A: usize> BufferManager<A> {
             tc_pool: Default::default(), pfc_enabled: Default::default(), codepoints_a: Default::default(),
             codepoints_b: Default::default(), pool_size: Default::default(), fixed_limit: Default::default(),
             retransmit_limit: Default::default(), pool_bytes: Default::default(), pool_egress_bytes: Default::default(),
-            ingress_ram: zero_ram(), headroom_ram: zero_ram(), xoff_ram: zero_ram(), egress_ram: zero_ram(), port_ram: zero_ram(),
+            ingress_ram: Default::default(), headroom_ram: zero_ram(), xoff_ram: Default::default(), egress_ram: Default::default(), port_ram: Default::default(),
             s1_arrival: Default::default(), s1_release: Default::default(), s1_in_address: Default::default(),
             s1_eg_address: Default::default(), s1_port_address: Default::default(), s1_pool: Default::default(),
             s1_tc: Default::default(), s1_lossless: Default::default(), s1_retransmit: Default::default(), s1_bytes: Default::default(),
@@ -482,35 +475,22 @@ impl<const A: usize> Logic for BufferManager<A> {
         if self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[0].val()) {
             self.port_select.d.next = self.cfg_data.val().get_bits::<8>(0);
         }
-        self.quantum_ram.write_clock.next = self.clock.val();
-        self.delay_ram.write_clock.next = self.clock.val();
-        self.quantum_ram.read_clock.next = self.clock.val();
-        self.delay_ram.read_clock.next = self.clock.val();
+        self.quantum_ram.clock.next = self.clock.val();
+        self.delay_ram.clock.next = self.clock.val();
         self.quantum_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
         self.delay_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
         self.quantum_ram.write_data.next = self.cfg_data.val();
         self.delay_ram.write_data.next = self.cfg_data.val();
         self.quantum_ram.write_enable.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[1].val());
         self.delay_ram.write_enable.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[2].val());
-        self.quantum_ram.read_address.next = bit_cast::<A, 8>(self.ev_ingress_port.val());
-        self.delay_ram.read_address.next = bit_cast::<A, 8>(self.ev_ingress_port.val());
+        self.quantum_ram.read_address_a.next = bit_cast::<A, 8>(self.ev_ingress_port.val());
+        self.delay_ram.read_address_a.next = bit_cast::<A, 8>(self.ev_ingress_port.val());
         self.faces_nic_ram.write_clock.next = self.clock.val();
         self.faces_nic_ram.read_clock.next = self.clock.val();
         self.faces_nic_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
         self.faces_nic_ram.write_data.next = self.cfg_data.val().get_bit(0);
         self.faces_nic_ram.write_enable.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[3].val());
         self.faces_nic_ram.read_address.next = bit_cast::<A, 8>(self.ev_egress_port.val());
-        // The re-send sweep's copies of the port timing.
-        self.sweep_quantum_ram.write_clock.next = self.clock.val();
-        self.sweep_delay_ram.write_clock.next = self.clock.val();
-        self.sweep_quantum_ram.read_clock.next = self.clock.val();
-        self.sweep_delay_ram.read_clock.next = self.clock.val();
-        self.sweep_quantum_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
-        self.sweep_delay_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
-        self.sweep_quantum_ram.write_data.next = self.cfg_data.val();
-        self.sweep_delay_ram.write_data.next = self.cfg_data.val();
-        self.sweep_quantum_ram.write_enable.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[1].val());
-        self.sweep_delay_ram.write_enable.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[2].val());
         // Stage 0: classify an arrival (DSCP / 8, or the UET codepoint role:
         // the first matching role wins, so the roles are tested last-first).
         self.cl_tc.next = bit_cast::<3, 6>(self.ev_dscp.val() >> 3);
@@ -562,33 +542,25 @@ impl<const A: usize> Logic for BufferManager<A> {
             self.ev_pool_used.next = self.ev_pool.val();
         }
         // Counter addresses: (ingress port, pool), (egress port, pool), egress port.
-        self.ingress_ram.read_clock.next = self.clock.val();
+        self.ingress_ram.clock.next = self.clock.val();
         self.headroom_ram.read_clock.next = self.clock.val();
-        self.xoff_ram.read_clock.next = self.clock.val();
-        self.egress_ram.read_clock.next = self.clock.val();
-        self.port_ram.read_clock.next = self.clock.val();
-        self.ingress_ram.write_clock.next = self.clock.val();
+        self.xoff_ram.clock.next = self.clock.val();
+        self.egress_ram.clock.next = self.clock.val();
+        self.port_ram.clock.next = self.clock.val();
         self.headroom_ram.write_clock.next = self.clock.val();
-        self.xoff_ram.write_clock.next = self.clock.val();
-        self.egress_ram.write_clock.next = self.clock.val();
-        self.port_ram.write_clock.next = self.clock.val();
         self.s1_in_address.d.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
         self.s1_eg_address.d.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_egress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
         self.s1_port_address.d.next = bit_cast::<A, 8>(self.ev_egress_port.val());
-        self.ingress_ram.read_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
+        self.ingress_ram.read_address_a.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
         self.headroom_ram.read_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
-        self.xoff_ram.read_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
-        self.egress_ram.read_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_egress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
-        self.port_ram.read_address.next = bit_cast::<A, 8>(self.ev_egress_port.val());
+        self.xoff_ram.read_address_a.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
+        self.egress_ram.read_address_a.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_egress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
+        self.port_ram.read_address_a.next = bit_cast::<A, 8>(self.ev_egress_port.val());
         // Pool 1 of both ports, where a trimmed packet goes.
         self.s1_in1_address.d.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
         self.s1_eg1_address.d.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_egress_port.val()) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
-        self.ingress_trim_ram.read_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
-        self.egress_trim_ram.read_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_egress_port.val()) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
-        self.ingress_trim_ram.read_clock.next = self.clock.val();
-        self.egress_trim_ram.read_clock.next = self.clock.val();
-        self.ingress_trim_ram.write_clock.next = self.clock.val();
-        self.egress_trim_ram.write_clock.next = self.clock.val();
+        self.ingress_ram.read_address_b.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
+        self.egress_ram.read_address_b.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_egress_port.val()) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
         self.s1_trimmable.d.next = self.cl_trimmable.val();
         self.s1_arrival.d.next = self.ev_arrival.val() & !self.ev_release.val() & !self.reset.val();
         self.s1_release.d.next = self.ev_release.val() & !self.reset.val();
@@ -619,9 +591,9 @@ impl<const A: usize> Logic for BufferManager<A> {
             self.deadline_ram[t].read_address.next = bit_cast::<A, 8>(self.query_port.val());
         }
         // Stage 1: the counters as of now.
-        self.ingress_now.next = self.ingress_ram.read_data.val();
+        self.ingress_now.next = self.ingress_ram.read_data_a.val();
         self.headroom_now.next = self.headroom_ram.read_data.val();
-        self.xoff_now.next = self.xoff_ram.read_data.val();
+        self.xoff_now.next = self.xoff_ram.read_data_a.val();
         if self.fw_in_valid.q.val() & (self.fw_ingress_address.q.val() == self.s1_in_address.q.val()) {
             self.ingress_now.next = self.fw_ingress.q.val();
         }
@@ -629,11 +601,11 @@ impl<const A: usize> Logic for BufferManager<A> {
             self.headroom_now.next = self.fw_headroom.q.val();
             self.xoff_now.next = self.fw_xoff.q.val();
         }
-        self.egress_now.next = self.egress_ram.read_data.val();
+        self.egress_now.next = self.egress_ram.read_data_a.val();
         if self.fw_eg_valid.q.val() & (self.fw_eg_address.q.val() == self.s1_eg_address.q.val()) {
             self.egress_now.next = self.fw_egress.q.val();
         }
-        self.port_now.next = self.port_ram.read_data.val();
+        self.port_now.next = self.port_ram.read_data_a.val();
         if self.fw_port_valid.q.val() & (self.fw_port_address.q.val() == self.s1_port_address.q.val()) {
             self.port_now.next = self.fw_port.q.val();
         }
@@ -734,11 +706,11 @@ impl<const A: usize> Logic for BufferManager<A> {
         // charge back and is offered again, cut to 46 B, to TC1 (pool 1) of
         // the same ports. A trimmable packet is TC0, so pool 1 is never the
         // pool it leaves.
-        self.ingress1_now.next = self.ingress_trim_ram.read_data.val();
+        self.ingress1_now.next = self.ingress_ram.read_data_b.val();
         if self.fw_in_valid.q.val() & (self.fw_ingress_address.q.val() == self.s1_in1_address.q.val()) {
             self.ingress1_now.next = self.fw_ingress.q.val();
         }
-        self.egress1_now.next = self.egress_trim_ram.read_data.val();
+        self.egress1_now.next = self.egress_ram.read_data_b.val();
         if self.fw_eg_valid.q.val() & (self.fw_eg_address.q.val() == self.s1_eg1_address.q.val()) {
             self.egress1_now.next = self.fw_egress.q.val();
         }
@@ -807,9 +779,9 @@ impl<const A: usize> Logic for BufferManager<A> {
         }
         // A received PFC frame: the named classes of the port are paused
         // until now + ((quanta x quantum_q16) >> 16) + delay (now for quanta 0).
-        self.pause_hi.next = self.s1_quanta.q.val() * self.quantum_ram.read_data.val().get_bits::<16>(16);
-        self.pause_lo.next = self.s1_quanta.q.val() * self.quantum_ram.read_data.val().get_bits::<16>(0);
-        self.pause_total.next = self.pause_hi.val() + (self.pause_lo.val() >> 16) + self.delay_ram.read_data.val();
+        self.pause_hi.next = self.s1_quanta.q.val() * self.quantum_ram.read_data_a.val().get_bits::<16>(16);
+        self.pause_lo.next = self.s1_quanta.q.val() * self.quantum_ram.read_data_a.val().get_bits::<16>(0);
+        self.pause_total.next = self.pause_hi.val() + (self.pause_lo.val() >> 16) + self.delay_ram.read_data_a.val();
         self.until_now.next = self.s1_now.q.val() + self.pause_total.val();
         if self.s1_quanta.q.val() == 0 {
             self.until_now.next = self.s1_now.q.val();
@@ -845,37 +817,23 @@ impl<const A: usize> Logic for BufferManager<A> {
         }
         // Writes (cancelled by reset).
         self.ingress_ram.write_address.next = self.ingress_write_address.val();
-        self.ingress_trim_ram.write_address.next = self.ingress_write_address.val();
         self.headroom_ram.write_address.next = self.s1_in_address.q.val();
         self.xoff_ram.write_address.next = self.s1_in_address.q.val();
-        self.xoff_sweep_ram.write_address.next = self.s1_in_address.q.val();
         self.egress_ram.write_address.next = self.egress_write_address.val();
-        self.egress_trim_ram.write_address.next = self.egress_write_address.val();
         self.port_ram.write_address.next = self.s1_port_address.q.val();
         self.ingress_ram.write_data.next = self.ingress_write_data.val();
-        self.ingress_trim_ram.write_data.next = self.ingress_write_data.val();
         self.headroom_ram.write_data.next = self.headroom_next.val();
         self.xoff_ram.write_data.next = self.xoff_next.val();
-        self.xoff_sweep_ram.write_data.next = self.xoff_next.val();
         self.egress_ram.write_data.next = self.egress_write_data.val();
-        self.egress_trim_ram.write_data.next = self.egress_write_data.val();
         self.port_ram.write_data.next = self.port_next.val();
         self.ingress_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
-        self.ingress_trim_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
         self.headroom_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
         self.xoff_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
-        self.xoff_sweep_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
         self.egress_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
-        self.egress_trim_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
         self.port_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
-        self.port_query_ram.read_clock.next = self.clock.val();
-        self.port_query_ram.write_clock.next = self.clock.val();
-        self.port_query_ram.read_address.next = bit_cast::<A, 8>(self.query_port.val());
-        self.port_query_ram.write_address.next = self.s1_port_address.q.val();
-        self.port_query_ram.write_data.next = self.port_next.val();
-        self.port_query_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
+        self.port_ram.read_address_b.next = bit_cast::<A, 8>(self.query_port.val());
         // The query: the port's egress bytes over all pools (forwarded when just written).
-        self.s2_query_bytes.d.next = self.port_query_ram.read_data.val();
+        self.s2_query_bytes.d.next = self.port_ram.read_data_b.val();
         if self.fw_port_valid.q.val() & (self.fw_port_address.q.val() == self.s1_query_address.q.val()) {
             self.s2_query_bytes.d.next = self.fw_port.q.val();
         }
@@ -978,13 +936,11 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.s1_sweep_valid.d.next = !self.reset.val();
         self.due_ram.read_clock.next = self.clock.val();
         self.due_ram.write_clock.next = self.clock.val();
-        self.xoff_sweep_ram.read_clock.next = self.clock.val();
-        self.xoff_sweep_ram.write_clock.next = self.clock.val();
         self.due_ram.read_address.next = self.sweep_read_address.val();
-        self.xoff_sweep_ram.read_address.next = self.sweep_read_address.val();
-        self.sweep_quantum_ram.read_address.next = self.sweep_read_address.val() >> 3;
-        self.sweep_delay_ram.read_address.next = self.sweep_read_address.val() >> 3;
-        self.sweep_xoff.next = self.xoff_sweep_ram.read_data.val();
+        self.xoff_ram.read_address_b.next = self.sweep_read_address.val();
+        self.quantum_ram.read_address_b.next = self.sweep_read_address.val() >> 3;
+        self.delay_ram.read_address_b.next = self.sweep_read_address.val() >> 3;
+        self.sweep_xoff.next = self.xoff_ram.read_data_b.val();
         if self.fw_in_valid.q.val() & (self.fw_in_address.q.val() == self.s1_sweep_address.q.val()) {
             self.sweep_xoff.next = self.fw_xoff.q.val();
         }
@@ -993,11 +949,11 @@ impl<const A: usize> Logic for BufferManager<A> {
             self.sweep_due.next = self.fw_due.q.val();
         }
         self.sweep_fraction.next = 0.into();
-        if self.sweep_quantum_ram.read_data.val().get_bits::<16>(0) != 0 {
+        if self.quantum_ram.read_data_b.val().get_bits::<16>(0) != 0 {
             self.sweep_fraction.next = 1.into();
         }
-        self.sweep_pause.next = self.sweep_quantum_ram.read_data.val() - (self.sweep_quantum_ram.read_data.val() >> 16)
-            - self.sweep_fraction.val() + self.sweep_delay_ram.read_data.val();
+        self.sweep_pause.next = self.quantum_ram.read_data_b.val() - (self.quantum_ram.read_data_b.val() >> 16)
+            - self.sweep_fraction.val() + self.delay_ram.read_data_b.val();
         self.sweep_emit.next = self.s1_sweep_valid.q.val() & !self.sweep_stall.val() & !self.reset.val() & self.sweep_xoff.val()
             & (self.sweep_due.val() <= self.now_ns.val());
         self.sweep_pool.next = bit_cast::<3, A>(self.s1_sweep_address.q.val());

@@ -6,11 +6,14 @@
 //! * [`ecmp_hash::EcmpHash`]: flow hash and member, one key per clock.
 //! * [`ecn_marker::EcnMarker`]: EWMA per queue in block RAM and the marking decision.
 //! * [`buffer_manager::BufferManager`]: admission, PFC requests, pools,
-//!   egress limits and release, counters in block RAM.
+//!   egress limits, trimming, release and pause re-sends, counters in
+//!   block RAM.
 //! * [`crc_matrix::CrcMatrix`]: the ECMP hash's CRC-32 as an XOR matrix.
+//! * [`twin_read_ram::TwinReadRam`]: one write port, two read ports.
 
 pub mod buffer_manager;
 pub mod build_checks;
 pub mod crc_matrix;
 pub mod ecmp_hash;
 pub mod ecn_marker;
+pub mod twin_read_ram;

@@ -92,6 +92,9 @@ fn generated_verilog_replays_the_reference_in_icarus() {
     let bench = Bench::new(PORTS as usize);
     let trace = bench.trace(&recorded_ops(6, 12_000));
     assert!(trace.cycles() >= 10_000);
+    let trims = trace.expected.iter().filter(|e| e[out::TRIMMED] == Some(1)).count();
+    let resends = trace.expected.iter().filter(|e| e[out::RESEND] == Some(1)).count();
+    assert!(trims >= 10 && resends >= 10, "the replay should trim and re-send: {trims} trims, {resends} re-sends");
     check(&bench, &trace, "buffer_manager_replay_source").expect("rust_hdl agrees first");
     let cycles = replay::<Bench>(&verilog(), &trace, &replay_dir("buffer_manager")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(cycles, trace.cycles());

@@ -104,7 +104,7 @@ pub fn mark_decision(mean: u32, band: &EcnBand, max_prob_q16: u16, draw: u16) ->
     if mean < band.min_bytes {
         return false;
     }
-    let delta = ((mean - band.min_bytes) >> band.range_shift) as u32;
+    let delta = (mean - band.min_bytes) >> band.range_shift;
     (draw as u32) * (band.range_scaled() as u32) < (max_prob_q16 as u32) * delta
 }
 

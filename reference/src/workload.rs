@@ -259,7 +259,7 @@ impl<F: FnMut(&Event, &Outcome)> Driver<'_, F> {
         let ports = self.switch.ports.len();
         let port = (self.rng.next_u32() as usize % ports) as u16;
         let classes = (self.rng.next_u32() & 0xFF) as u8;
-        let quanta = if self.rng.next_u32() % 4 == 0 { 0 } else { self.rng.next_u16() };
+        let quanta = if self.rng.next_u32().is_multiple_of(4) { 0 } else { self.rng.next_u16() };
         let until = self.switch.pfc_received(t, port, classes, quanta);
         self.emit(Event::PfcRx { t_ns: t, port, classes, quanta }, Outcome::PausedUntil(until));
     }

@@ -145,7 +145,7 @@ impl EcmpHashBench {
                 Op::Write(w) => apply_ecmp_hash_write(&mut params, *w),
                 Op::Key(key, size) => {
                     let at = cycle + LATENCY - 1;
-                    let reset_in_flight = all[cycle..=at].iter().any(|o| *o == Op::Reset);
+                    let reset_in_flight = all[cycle..=at].contains(&Op::Reset);
                     if !reset_in_flight {
                         expected[at] = self.expected(&params, key, *size);
                     }

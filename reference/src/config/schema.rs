@@ -191,7 +191,7 @@ pub fn find(component: &[&str], name: &str) -> Option<&'static AttrSpec> {
 
 /// Whether `path` names a sub-component of the switch.
 pub fn is_component(path: &[&str]) -> bool {
-    COMPONENTS.iter().any(|c| *c == path)
+    COMPONENTS.contains(&path)
 }
 
 /// The full default `typedParameters` document.

@@ -122,7 +122,7 @@ pub fn floor_mul(fraction: Decimal, amount: u64) -> u64 {
 pub fn format_time_ps(ps: u64) -> String {
     let units = AttrType::Timeval.units();
     for (name, factor) in units.iter().rev() {
-        if ps % factor == 0 && ps != 0 {
+        if ps.is_multiple_of(*factor) && ps != 0 {
             return format!("{}{}", ps / factor, name);
         }
     }

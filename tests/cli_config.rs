@@ -51,13 +51,15 @@ fn plan_json_has_exactly_the_documented_keys() {
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["connected_ports", "headroom_per_port_bytes", "total_headroom_bytes", "sizing_total_bytes",
-        "xoff_bytes", "xon_bytes", "uet_policy", "pools"]);
+        "xoff_bytes", "xon_bytes", "uet_policy", "pools", "oversubscription"]);
     let pool_keys: Vec<&String> = v["pools"][0].as_object().unwrap().keys().collect();
     assert_eq!(pool_keys, ["pool", "size_bytes", "static_limit_bytes", "ecn_min_bytes", "ecn_max_bytes",
         "egress_limit", "fixed_egress_limit_bytes", "traffic_classes", "lossless_classes"]);
     assert_eq!(v["sizing_total_bytes"], 223_232_000);
     assert_eq!(v["pools"][1]["ecn_max_bytes"], 17_858_560);
     assert_eq!(v["pools"].as_array().unwrap().len(), 2);
+    assert_eq!(v["oversubscription"]["oversubscribed"], false);
+    assert_eq!(v["oversubscription"]["downlinks"], 128);
 }
 
 #[test]

@@ -91,13 +91,16 @@ impl std::error::Error for ParamError {}
 
 /// LossyAlpha in the dynamic limit's Q6.10 form.
 pub fn alpha_to_q10(alpha: Decimal) -> Result<u16, ParamError> {
+    alpha_q10(alpha).map_err(|rule| ParamError(format!("SharedBufferManager.LossyAlpha = {alpha}: {rule}")))
+}
+
+/// LossyAlpha in Q6.10, or the rule it breaks.
+pub fn alpha_q10(alpha: Decimal) -> Result<u16, &'static str> {
     let scaled = (alpha * Decimal::from(1024)).round_dp_with_strategy(0, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
     match scaled.to_u32() {
-        Some(0) if !alpha.is_zero() => Err(ParamError(format!(
-            "SharedBufferManager.LossyAlpha = {alpha}: below 1/2048, the smallest alpha the Q6.10 limit can hold"))),
+        Some(0) if !alpha.is_zero() => Err("below 1/2048, the smallest alpha the Q6.10 fixed point of the dynamic egress limit holds"),
         Some(q) if q <= u16::MAX as u32 => Ok(q as u16),
-        _ => Err(ParamError(format!(
-            "SharedBufferManager.LossyAlpha = {alpha}: 64 or more does not fit the Q6.10 limit"))),
+        _ => Err("64 or more does not fit the Q6.10 fixed point of the dynamic egress limit (reference and hardware)"),
     }
 }
 
@@ -138,8 +141,8 @@ impl BufferParams {
             match p.egress_limit {
                 EgressLimit::Dynamic { alpha } => mode = EgressMode::Dynamic { alpha_q10: alpha_to_q10(alpha)? },
                 EgressLimit::Fixed { bytes, retransmit_bytes } => {
-                    fixed[i] = bytes.min(u32::MAX as u64) as u32;
-                    retransmit[i] = retransmit_bytes.min(u32::MAX as u64) as u32;
+                    fixed[i] = to_u32(bytes, "fixed egress limit")?;
+                    retransmit[i] = to_u32(retransmit_bytes, "trimmable-retransmit egress limit")?;
                 }
             }
         }
@@ -153,8 +156,14 @@ impl BufferParams {
             retransmit_limit_bytes: retransmit,
             trimming: plan.trimming,
             classifier,
-            quantum_q16: ports.ports.iter().map(|p| p.quantum_q16()).collect(),
-            delay_ns: ports.ports.iter().map(|p| p.delay_ns()).collect(),
+            quantum_q16: ports.ports.iter().enumerate().map(|(i, p)| {
+                p.exact_quantum_q16().ok_or_else(|| ParamError(format!(
+                    "port {i}: a link rate of {} b/s makes a pause quantum longer than the 32-bit register holds", p.rate_bps)))
+            }).collect::<Result<_, _>>()?,
+            delay_ns: ports.ports.iter().enumerate().map(|(i, p)| {
+                p.exact_delay_ns().ok_or_else(|| ParamError(format!(
+                    "port {i}: a link delay of {} ps is longer than the 32-bit nanosecond register holds", p.delay_ps)))
+            }).collect::<Result<_, _>>()?,
             faces_nic: ports.ports.iter().map(|p| p.faces_nic).collect(),
         })
     }
@@ -498,6 +507,18 @@ impl BufferManager {
         }
         self.earliest_resend_ns = earliest;
         out[start..].sort_by_key(|f| (f.t_ns, f.port, f.pool));
+    }
+
+    /// How many frames [`due_resends`](Self::due_resends) would send for
+    /// `now_ns` (saturating), computed without making them.
+    pub fn resends_due_count(&self, now_ns: u64) -> u64 {
+        if self.paused_count == 0 || now_ns < self.earliest_resend_ns {
+            return 0;
+        }
+        (0..self.xoff_sent.len())
+            .filter(|&at| self.xoff_sent[at] && self.next_resend_ns[at] <= now_ns)
+            .map(|at| (now_ns - self.next_resend_ns[at]) / self.params.resend_interval_ns(at / CLASSES).max(1) + 1)
+            .fold(0u64, u64::saturating_add)
     }
 
     /// The one pause re-send of (`port`, `pool`) due at or before `now_ns`,

@@ -12,17 +12,20 @@
 
 pub mod buffer_manager;
 pub mod buffer_plan;
+pub mod capacity;
 pub mod classify;
 pub mod config;
 pub mod ecmp_hash;
 pub mod ecn_marker;
 pub mod flowlet;
 pub mod lfsr;
+pub mod limits;
 pub mod polarization;
 pub mod ports;
 pub mod register_map;
 pub mod replay;
 pub mod sim;
+pub mod strict_json;
 pub mod switch;
 pub mod workload;
 

@@ -27,17 +27,17 @@ pub struct Polarization {
 }
 
 /// Random TCP/UDP flows, reproducible from `seed`.
-pub fn random_flows(count: usize, seed: u64) -> Vec<FlowKey> {
+/// `count` random TCP/UDP flows, made one at a time (a study of 10^8
+/// flows holds none of them in memory).
+pub fn random_flows(count: usize, seed: u64) -> impl Iterator<Item = FlowKey> {
     let mut lfsr = Lfsr::new(mix32(seed as u32) ^ mix32((seed >> 32) as u32 ^ 0xF10));
-    (0..count)
-        .map(|_| FlowKey {
-            proto: if lfsr.next_u32() & 1 == 0 { 6 } else { 17 },
-            src: lfsr.next_u32(),
-            dst: lfsr.next_u32(),
-            sport: lfsr.next_u16(),
-            dport: lfsr.next_u16(),
-        })
-        .collect()
+    (0..count).map(move |_| FlowKey {
+        proto: if lfsr.next_u32() & 1 == 0 { 6 } else { 17 },
+        src: lfsr.next_u32(),
+        dst: lfsr.next_u32(),
+        sport: lfsr.next_u16(),
+        dport: lfsr.next_u16(),
+    })
 }
 
 pub fn study(method: HashMethod, members: usize, flows: usize, seed: u64) -> Polarization {

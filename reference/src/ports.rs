@@ -23,13 +23,28 @@ pub struct Port {
 }
 
 impl Port {
-    /// One pause quantum (512 bit times) in ns, with 16 fraction bits.
-    pub fn quantum_q16(&self) -> u32 {
-        ((512u128 * 1_000_000_000 * 65536) / self.rate_bps.max(1) as u128).min(u32::MAX as u128) as u32
+    /// One pause quantum (512 bit times) in ns, with 16 fraction bits, if
+    /// it fits the 32-bit register (rates from 7.8125 Mb/s up).
+    pub fn exact_quantum_q16(&self) -> Option<u32> {
+        let quantum = (512u128 * 1_000_000_000 * 65536).checked_div(self.rate_bps as u128)?;
+        u32::try_from(quantum).ok()
     }
 
+    /// The link delay in whole ns, if it fits the 32-bit register.
+    pub fn exact_delay_ns(&self) -> Option<u32> {
+        u32::try_from(self.delay_ps / 1000).ok()
+    }
+
+    /// [`exact_quantum_q16`](Self::exact_quantum_q16) of a port whose rate
+    /// was checked against [`crate::limits::MIN_LINK_RATE_BPS`].
+    pub fn quantum_q16(&self) -> u32 {
+        self.exact_quantum_q16().expect("link rates are checked against limits::MIN_LINK_RATE_BPS")
+    }
+
+    /// [`exact_delay_ns`](Self::exact_delay_ns) of a port whose delay was
+    /// checked against [`crate::limits::MAX_DELAY_PS`].
     pub fn delay_ns(&self) -> u32 {
-        (self.delay_ps / 1000).min(u32::MAX as u64) as u32
+        self.exact_delay_ns().expect("link delays are checked against limits::MAX_DELAY_PS")
     }
 
     /// How long `quanta` pause this port's peer (or this port), in ns.

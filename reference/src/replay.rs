@@ -5,6 +5,7 @@
 use crate::buffer_manager::{ChargedTo, PfcFrame};
 use crate::config::CLASSES;
 use crate::ecmp_hash::FlowKey;
+use crate::limits::{MAX_RESENDS_PER_EVENT, MAX_TIME_NS};
 use crate::switch::{Arrival, ArrivalOutcome, Ecn, Packet, Switch};
 use serde_json::{json, Map, Value};
 use std::fmt;
@@ -107,6 +108,7 @@ impl Replayer {
         if seq as usize != self.seen.len() {
             return Err(format!("events must be applied in order: expected seq {}", self.seen.len()));
         }
+        self.check_resend_flood(t)?;
         let mut result = match event {
             Event::Arrive { port, dscp, ecn, bytes, key, members, .. } => {
                 let group = self.switch.register_group(members)?;
@@ -150,6 +152,20 @@ impl Replayer {
             result.as_object_mut().expect("results are objects").insert("pause_resends".into(), Value::Array(frames));
         }
         Ok(result)
+    }
+
+    /// Refuses an event so far after a pause that the re-sends due before it
+    /// would not fit in memory (see [`MAX_RESENDS_PER_EVENT`]).
+    fn check_resend_flood(&self, t: u64) -> Result<(), String> {
+        let due = self.switch.buffer.resends_due_count(t);
+        if due > MAX_RESENDS_PER_EVENT {
+            return Err(format!(
+                "field `t_ns`: {t} ns is {} ns after the previous event while a port stays paused: {due} pause re-sends \
+                 would fall due before it, more than the {MAX_RESENDS_PER_EVENT} one event may carry (replay the gap in shorter steps)",
+                t - self.last_t_ns
+            ));
+        }
+        Ok(())
     }
 
     fn resend_due(&mut self, t: u64) {
@@ -199,10 +215,13 @@ pub fn arrival_json(seq: u64, o: &ArrivalOutcome) -> Value {
 
 /// Parses one event line for a switch with `ports` ports.
 pub fn parse_event(text: &str, ports: usize) -> Result<Event, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not a JSON event: {e}"))?;
+    let value: Value = crate::strict_json::from_str(text).map_err(|e| format!("not a JSON event: {e}"))?;
     let obj = value.as_object().ok_or("an event must be a JSON object")?;
     let f = Fields(obj);
     let t_ns = f.uint("t_ns", u64::MAX)?;
+    if t_ns > MAX_TIME_NS {
+        return Err(format!("field `t_ns`: {t_ns} is later than {MAX_TIME_NS} ns (1,000,000 s), the latest time a replay accepts"));
+    }
     let port = |f: &Fields| -> Result<u16, String> {
         let p = f.uint("port", u16::MAX as u64)?;
         if p as usize >= ports {
@@ -210,7 +229,9 @@ pub fn parse_event(text: &str, ports: usize) -> Result<Event, String> {
         }
         Ok(p as u16)
     };
-    match f.text("kind")? {
+    let kind = f.text("kind")?;
+    f.only(kind)?;
+    match kind {
         "arrive" => Ok(Event::Arrive {
             t_ns,
             port: port(&f)?,
@@ -244,6 +265,9 @@ pub fn parse_event(text: &str, ports: usize) -> Result<Event, String> {
                 let mut members = Vec::with_capacity(list.len());
                 for m in list {
                     match m.as_u64() {
+                        Some(p) if members.contains(&(p as u16)) && (p as usize) < ports => {
+                            return Err(format!("field `members`: port {p} is listed twice; an equal-cost set names each member once"))
+                        }
                         Some(p) if (p as usize) < ports => members.push(p as u16),
                         _ => return Err(format!("field `members`: {m} is not one of the switch's ports 0..{}", ports.saturating_sub(1))),
                     }
@@ -261,6 +285,9 @@ pub fn parse_event(text: &str, ports: usize) -> Result<Event, String> {
                 let mut mask = 0u8;
                 for c in list {
                     match c.as_u64() {
+                        Some(tc) if tc < CLASSES as u64 && mask & (1 << tc) != 0 => {
+                            return Err(format!("field `classes`: traffic class {tc} is listed twice"))
+                        }
                         Some(tc) if tc < CLASSES as u64 => mask |= 1 << tc,
                         _ => return Err(format!("field `classes`: {c} is not a traffic class 0..7")),
                     }
@@ -275,7 +302,24 @@ pub fn parse_event(text: &str, ports: usize) -> Result<Event, String> {
 
 struct Fields<'a>(&'a Map<String, Value>);
 
+/// The fields each kind of event may carry.
+const EVENT_FIELDS: &[(&str, &[&str])] = &[
+    ("arrive", &["t_ns", "kind", "port", "dscp", "ecn", "bytes", "proto", "src", "dst", "sport", "dport", "members"]),
+    ("tx_start", &["t_ns", "kind", "seq"]),
+    ("depart", &["t_ns", "kind", "seq"]),
+    ("pfc_rx", &["t_ns", "kind", "port", "classes", "quanta"]),
+];
+
 impl Fields<'_> {
+    /// Refuses a field the event's kind does not have (it would be ignored).
+    fn only(&self, kind: &str) -> Result<(), String> {
+        let Some((_, known)) = EVENT_FIELDS.iter().find(|(k, _)| *k == kind) else { return Ok(()) };
+        match self.0.keys().find(|key| !known.contains(&key.as_str())) {
+            Some(key) => Err(format!("field `{key}`: not a field of a `{kind}` event, whose fields are {}", known.join(", "))),
+            None => Ok(()),
+        }
+    }
+
     fn text(&self, name: &str) -> Result<&str, String> {
         self.0.get(name).and_then(Value::as_str).ok_or_else(|| format!("field `{name}`: a string is required"))
     }

@@ -76,6 +76,11 @@ pub fn run_registers(cmd: RegistersCommand) -> CommandResult {
         }
         RegistersCommand::Image(args) => args,
     };
+    let most = reference::limits::MAX_HARDWARE_PORTS;
+    if args.connected_ports > most {
+        return Err(Failure::input(format!(
+            "--connected-ports {}: the hardware blocks have at most {most} ports (8-bit port numbers)", args.connected_ports)));
+    }
     let switch = build_switch(&args)?;
     let ecn: &EcnParams = switch.ecn.params();
     let image = json!({

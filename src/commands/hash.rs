@@ -1,6 +1,6 @@
 //! `sswitch hash` and `sswitch polarization`: the ECMP flow identity.
 
-use super::{CommandResult, Failure};
+use super::CommandResult;
 use reference::config::HashMethod;
 use reference::ecmp_hash::{flow_hash, member_index, salt_from_node_id, EcmpHashParams, FlowKey};
 use reference::polarization::study;
@@ -70,18 +70,15 @@ pub struct PolarizationArgs {
     /// Members per equal-cost set (both tiers)
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub members: u32,
-    /// Number of random flows
-    #[arg(long, default_value_t = 100_000)]
-    pub flows: usize,
+    /// Number of random flows (1 to 100,000,000)
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..=reference::limits::MAX_POLARIZATION_FLOWS))]
+    pub flows: u64,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 
 pub fn run_polarization(a: PolarizationArgs) -> CommandResult {
-    if a.flows == 0 {
-        return Err(Failure::input("--flows must be at least 1"));
-    }
-    let report = study(a.method, a.members as usize, a.flows, a.seed);
+    let report = study(a.method, a.members as usize, a.flows as usize, a.seed);
     println!("{}", serde_json::to_string_pretty(&report).expect("report JSON"));
     Ok(())
 }

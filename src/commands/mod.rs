@@ -68,7 +68,7 @@ pub struct SwitchArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Ports with a link, numbered 0..N-1
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=reference::limits::MAX_PORTS as i64))]
     pub connected_ports: u32,
     /// How many of the ports (the highest-numbered) are uplinks; the rest face NICs
     #[arg(long, value_name = "K", default_value_t = 0)]
@@ -84,10 +84,20 @@ pub struct SwitchArgs {
     pub run: u32,
 }
 
+/// Refuses more uplinks than connected ports.
+pub fn check_uplinks(uplinks: u32, connected_ports: u32) -> Result<(), Failure> {
+    if uplinks > connected_ports {
+        return Err(Failure::input(format!(
+            "--uplinks {uplinks}: more uplinks than the {connected_ports} connected ports (--connected-ports)")));
+    }
+    Ok(())
+}
+
 /// Loads, validates and plans the configuration and builds the switch.
 pub fn build_switch(args: &SwitchArgs) -> Result<Switch, Failure> {
     let doc = load_document(args.config.as_deref())?;
     let ports = args.connected_ports;
+    check_uplinks(args.uplinks, ports)?;
     let config = validated(&doc, &Topology { connected_ports: Some(ports), nic_models: vec![] })?.config;
     let plan = BufferPlan::derive(&config, ports).map_err(|e| Failure::rules(vec![e.to_string()]))?;
     let port_map = PortMap::from_config(&config, ports as usize, args.uplinks as usize);

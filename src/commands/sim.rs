@@ -2,7 +2,8 @@
 
 use super::{load_document, CommandResult, Failure};
 use reference::sim::records::write_all;
-use reference::sim::{built_in, scenario::parse_time_ps, Scenario, SimError, SimOptions, BUILT_IN};
+use reference::sim::scenario::{check_simulation_name, parse_time_ps};
+use reference::sim::{built_in, Scenario, SimError, SimOptions, BUILT_IN};
 use reference::switch::SwitchIdentity;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
@@ -62,6 +63,9 @@ pub fn run(a: SimArgs) -> CommandResult {
         scenario.duration = d.clone();
     }
     let checked = scenario.check().map_err(|e| Failure::input(format!("{}: {e}", a.scenario)))?;
+    if let Some(name) = &a.name {
+        check_simulation_name("--name", name).map_err(Failure::input)?;
+    }
     let name = a.name.clone().unwrap_or_else(|| checked.name.clone());
     let identity = SwitchIdentity { node_id: a.node_id, sim_seed: a.seed, run: a.run };
     let options = SimOptions { node_id: a.node_id, component_name: format!("switch-{}", a.node_id), progress: true };
@@ -76,6 +80,7 @@ pub fn run(a: SimArgs) -> CommandResult {
     let trace: Option<&mut dyn std::io::Write> = trace_file.as_mut().map(|w| w as &mut dyn std::io::Write);
     let result = reference::sim::run(&doc, &checked, identity, options, trace).map_err(|e| match e {
         SimError::Config(lines) => Failure::rules(lines),
+        SimError::Scenario(e) => Failure::input(format!("{}: {e}", a.scenario)),
         other => Failure::input(other),
     });
     drop(trace_file);
@@ -92,7 +97,11 @@ pub fn run(a: SimArgs) -> CommandResult {
         std::fs::rename(partial, path).map_err(|e| Failure::input(format!("cannot write {}: {e}", path.display())))?;
     }
     let written = write_all(&a.out, &name, &result.records()).map_err(|e| Failure::input(format!("cannot write records to {}: {e}", a.out.display())))?;
+    for warning in &result.warnings {
+        eprintln!("{warning}");
+    }
     println!("scenario {name}: {} ports", checked.ports());
+    println!("capacity         {}", result.capacity);
     println!("{}", result.summary);
     for path in written {
         println!("wrote {}", path.display());

@@ -36,7 +36,7 @@ impl Document {
     }
 
     pub fn from_json_str(text: &str) -> Result<Document, DocumentError> {
-        let value: Value = serde_json::from_str(text)
+        let value: Value = crate::strict_json::from_str(text)
             .map_err(|e| DocumentError(format!("not valid JSON: {e}")))?;
         Document::from_value(value)
     }

@@ -124,8 +124,14 @@ impl Merger {
         if self.errors.len() == before {
             let object = stored.as_object_mut().expect("attributes are objects");
             object.insert("value".into(), value.clone());
-            if let Some(unit) = fields.get("unit") {
-                object.insert("unit".into(), unit.clone());
+            if let (Some(ty), Some(Value::String(unit))) = (AttrType::from_name(&stored_type), fields.get("unit")) {
+                if let Err(field) = restate_in_unit(object, ty, unit) {
+                    self.warnings.push(Warning {
+                        path: format!("{path}.{field}"),
+                        message: format!("cannot be restated in {unit}: it keeps its number in the old unit"),
+                    });
+                }
+                object.insert("unit".into(), Value::String(unit.clone()));
             }
         }
     }
@@ -167,4 +173,34 @@ fn check_value_kind(ty: AttrType, value: &Value) -> Result<(), &'static str> {
             _ => "is not a number",
         })
     }
+}
+
+/// Fields of a stored attribute that hold a number in the attribute's unit.
+const UNIT_FIELDS: &[&str] = &["default", "min", "max"];
+
+/// Restates `default`, `min` and `max` of a dimensional attribute in `unit`
+/// when a patch changes the unit, so that they keep meaning the same
+/// amount beside it (Gap patched to `s` shows `max 2`, not `max 2000000`).
+/// Units are powers of ten apart, so exact decimals restate exactly.
+/// Returns the first field that could not be restated.
+fn restate_in_unit(object: &mut Map<String, Value>, ty: AttrType, unit: &str) -> Result<(), &'static str> {
+    use super::units::decimal_from_json_number;
+    use rust_decimal::Decimal;
+    let old = object.get("unit").and_then(Value::as_str).and_then(|u| ty.unit_factor(u));
+    let (Some(old), Some(new)) = (old, ty.unit_factor(unit)) else { return Ok(()) };
+    if old == new {
+        return Ok(());
+    }
+    let mut restated = Vec::new();
+    for field in UNIT_FIELDS {
+        let Some(Value::Number(n)) = object.get(*field) else { continue };
+        let number = decimal_from_json_number(&n.to_string())
+            .and_then(|d| d.checked_mul(Decimal::from(old)))
+            .and_then(|d| d.checked_div(Decimal::from(new)))
+            .and_then(|d| d.normalize().to_string().parse::<serde_json::Number>().ok())
+            .ok_or(*field)?;
+        restated.push((field.to_string(), Value::Number(number)));
+    }
+    object.extend(restated);
+    Ok(())
 }

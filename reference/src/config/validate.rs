@@ -31,6 +31,10 @@ pub enum ProblemKind {
     Range,
     /// One of the configuration rules that stop a simulation.
     StopRule,
+    /// A value the page allows but this model (reference and hardware)
+    /// cannot hold: a fixed-point or register width, or a rate or delay
+    /// outside [`crate::limits`].
+    ModelLimit,
 }
 
 /// A broken rule: the attribute(s), the value and the rule.
@@ -48,6 +52,7 @@ impl fmt::Display for Problem {
             ProblemKind::Document => "invalid",
             ProblemKind::Range => "out of range",
             ProblemKind::StopRule => "stops the run",
+            ProblemKind::ModelLimit => "beyond the model's limits",
         };
         if self.value.is_empty() {
             write!(f, "{label}: {}: {}", self.path, self.rule)
@@ -502,7 +507,58 @@ impl Validator {
                 "trimming cannot be combined with PFC: set every EnablePFC entry to 0");
         }
 
+        if buffer.uet_policy && topology.nic_models.is_empty() {
+            self.warn(sbm("UETPolicyEnabled"),
+                "the NIC rule is not checked: the topology's NIC models are unknown (give --nic for each NIC model)");
+        }
+
+        self.check_model_limits(config);
         self.advise(config);
+    }
+
+    /// Values the page allows that the model's fixed point, registers or
+    /// rate and delay limits cannot hold: refused by every command alike.
+    fn check_model_limits(&mut self, config: &SwitchConfig) {
+        use crate::limits::{MAX_DELAY_PS, MAX_LINK_RATE_BPS, MAX_REGISTER_BYTES, MIN_LINK_RATE_BPS};
+        let buffer = &config.buffer;
+        let alpha_path = "SharedBufferManager.LossyAlpha";
+        if !buffer.uet_policy && !self.has_failed(&[alpha_path]) {
+            if let Err(rule) = crate::buffer_manager::alpha_q10(buffer.lossy_alpha) {
+                self.problem(ProblemKind::ModelLimit, alpha_path, buffer.lossy_alpha.to_string(), rule);
+            }
+        }
+        for (component, rate) in [("UplinkNetworkInterface", config.uplink_rate_bps), ("DownlinkNetworkInterface", config.downlink_rate_bps)] {
+            let path = format!("NetworkInterface.{component}.DataRate");
+            if !(MIN_LINK_RATE_BPS..=MAX_LINK_RATE_BPS).contains(&rate) && !self.has_failed(&[path.as_str()]) {
+                self.problem(ProblemKind::ModelLimit, &path, format!("{rate} b/s"), format!(
+                    "a link rate must be within {MIN_LINK_RATE_BPS} b/s (0.01 Gbps, where a pause quantum still fits its \
+                     32-bit register) and {MAX_LINK_RATE_BPS} b/s (100000 Gbps)"));
+            }
+        }
+        let delay_path = "NetworkInterface.TransmissionMedium.Delay";
+        if config.uplink_delay_ps > MAX_DELAY_PS && !self.has_failed(&[delay_path]) {
+            self.problem(ProblemKind::ModelLimit, delay_path, format_time_ps(config.uplink_delay_ps), format!(
+                "a link delay must be at most {} ns, what the 32-bit nanosecond delay register holds", MAX_DELAY_PS / 1000));
+        }
+        let fixed_by_qdt = if buffer.uet_policy { !config.trimming_enabled } else { buffer.lossy_alpha.is_zero() && buffer.queue_drop_threshold_enable };
+        let qdt_paths = ["SharedBufferManager.QueueDropThreshold", "SharedBufferManager.PlaneBDP"];
+        if fixed_by_qdt && !self.has_failed(&qdt_paths) {
+            let limit = buffer.queue_drop_threshold as u128 * buffer.plane_bdp_bytes as u128;
+            if limit > MAX_REGISTER_BYTES as u128 {
+                self.problem(ProblemKind::ModelLimit, "SharedBufferManager.QueueDropThreshold x PlaneBDP",
+                    format!("{} x {} B = {limit} B", buffer.queue_drop_threshold, buffer.plane_bdp_bytes),
+                    format!("the fixed egress limit must be at most {MAX_REGISTER_BYTES} B, what its 32-bit register holds"));
+            }
+        }
+        if buffer.uet_policy && !self.has_failed(&qdt_paths) {
+            let fixed = if config.trimming_enabled { buffer.plane_bdp_bytes as u128 } else { buffer.queue_drop_threshold as u128 * buffer.plane_bdp_bytes as u128 };
+            let retransmit = fixed * 3 / 2;
+            if fixed <= MAX_REGISTER_BYTES as u128 && retransmit > MAX_REGISTER_BYTES as u128 {
+                self.problem(ProblemKind::ModelLimit, "SharedBufferManager.PlaneBDP", format!("{fixed} B x 1.5 = {retransmit} B"),
+                    format!("the UET trimmable-retransmit limit (1.5 x the fixed egress limit) must be at most {MAX_REGISTER_BYTES} B, \
+                             what its 32-bit register holds"));
+            }
+        }
     }
 
     /// Warnings for settings the switch accepts but that rarely mean well.

@@ -96,6 +96,10 @@ pub struct SimResult {
     pub lb_stats: Option<Record>,
     pub ecn_pfc_stats: Record,
     pub trim_stats: Option<Record>,
+    /// What the user should know about the run (one line each).
+    pub warnings: Vec<String>,
+    /// The switch's port speeds against its SwitchingCapacity.
+    pub capacity: crate::capacity::Oversubscription,
 }
 
 impl SimResult {
@@ -170,7 +174,16 @@ struct TrimCounters {
     last_hop: u64,
     bytes_removed: u64,
     untrimmable: u64,
-    ivl: (u64, u64, u64),
+    ivl: TrimInterval,
+}
+
+/// The trimming counts of the current interval.
+#[derive(Clone, Copy, Default)]
+struct TrimInterval {
+    trimmed: u64,
+    last_hop: u64,
+    bytes_removed: u64,
+    untrimmable: u64,
 }
 
 pub struct Simulation<'a> {
@@ -211,6 +224,7 @@ pub struct Simulation<'a> {
     trim_enabled: bool,
     started: std::time::Instant,
     last_progress: std::time::Instant,
+    capacity: crate::capacity::Oversubscription,
 }
 
 fn ser_ps(bytes: u64, rate_bps: u64) -> u64 {
@@ -261,6 +275,7 @@ impl<'a> Simulation<'a> {
             trim_enabled: config.trimming_stats_enabled,
             started: std::time::Instant::now(),
             last_progress: std::time::Instant::now(),
+            capacity: crate::capacity::Oversubscription::new(config, scenario.downlinks as u32, scenario.uplinks as u32),
             switch,
             scenario,
             options,
@@ -292,6 +307,14 @@ impl<'a> Simulation<'a> {
         self.wakes.push(Reverse((t_ps, self.wake_counter, wake)));
     }
 
+    /// Schedules `wake` `delay_ps` from now; a time past 2^64 ps is past
+    /// every run's end (at most `limits::MAX_SIM_TIME_PS`), so it never comes.
+    fn schedule_after(&mut self, delay_ps: u64, wake: Wake) {
+        if let Some(t) = self.now_ps.checked_add(delay_ps) {
+            self.schedule(t, wake);
+        }
+    }
+
     fn now_ns(&self) -> u64 {
         self.now_ps / 1000
     }
@@ -300,10 +323,10 @@ impl<'a> Simulation<'a> {
     pub fn run(mut self) -> Result<SimResult, std::io::Error> {
         let end = self.scenario.duration_ps;
         if self.stats_interval_ps > 0 {
-            self.schedule(self.stats_interval_ps, Wake::Report);
+            self.schedule_after(self.stats_interval_ps, Wake::Report);
         }
         if self.lb_interval_ps > 0 && self.lb_enabled {
-            self.schedule(self.lb_interval_ps, Wake::LbReport);
+            self.schedule_after(self.lb_interval_ps, Wake::LbReport);
         }
         while let Some(Reverse((t, _, wake))) = self.wakes.pop() {
             if t > end {
@@ -338,13 +361,11 @@ impl<'a> Simulation<'a> {
             }
             Wake::Report => {
                 self.report_buffers_and_pfc();
-                let next = self.now_ps + self.stats_interval_ps;
-                self.schedule(next, Wake::Report);
+                self.schedule_after(self.stats_interval_ps, Wake::Report);
             }
             Wake::LbReport => {
                 self.report_lb();
-                let next = self.now_ps + self.lb_interval_ps;
-                self.schedule(next, Wake::LbReport);
+                self.schedule_after(self.lb_interval_ps, Wake::LbReport);
             }
         }
     }
@@ -507,9 +528,11 @@ impl<'a> Simulation<'a> {
                     let t = &mut self.trim[egress];
                     t.trimmed += 1;
                     t.bytes_removed += charged - packet.tag.charged_bytes as u64;
-                    t.last_hop += self.switch.ports.ports[egress].faces_nic as u64;
-                    t.ivl.0 += 1;
-                    t.ivl.1 += charged - packet.tag.charged_bytes as u64;
+                    let last_hop = self.switch.ports.ports[egress].faces_nic as u64;
+                    t.last_hop += last_hop;
+                    t.ivl.trimmed += 1;
+                    t.ivl.last_hop += last_hop;
+                    t.ivl.bytes_removed += charged - packet.tag.charged_bytes as u64;
                 }
                 self.account_buffers(&packet, true);
                 let egress = packet.tag.egress_port;
@@ -527,7 +550,7 @@ impl<'a> Simulation<'a> {
                 if matches!(reason, DropReason::EgressLimit | DropReason::EgressPool) && self.switch.plan.trimming {
                     if let Some(e) = outcome.egress_port {
                         self.trim[e as usize].untrimmable += 1;
-                        self.trim[e as usize].ivl.2 += 1;
+                        self.trim[e as usize].ivl.untrimmable += 1;
                     }
                 }
             }
@@ -727,10 +750,10 @@ impl<'a> Simulation<'a> {
                 let t = &mut self.trim[port];
                 self.trim_stats.rows.push(vec![
                     utc.clone(), sec.clone(), name.clone(), node.clone(), port.to_string(), uldl.into(), t.trimmed.to_string(),
-                    t.last_hop.to_string(), t.bytes_removed.to_string(), t.untrimmable.to_string(), t.ivl.0.to_string(),
-                    t.ivl.1.to_string(), t.ivl.2.to_string(),
+                    t.last_hop.to_string(), t.bytes_removed.to_string(), t.untrimmable.to_string(), t.ivl.trimmed.to_string(),
+                    t.ivl.last_hop.to_string(), t.ivl.bytes_removed.to_string(), t.ivl.untrimmable.to_string(),
                 ]);
-                t.ivl = (0, 0, 0);
+                t.ivl = TrimInterval::default();
             }
         }
         self.last_report_ps = self.now_ps;
@@ -788,6 +811,8 @@ impl<'a> Simulation<'a> {
             lb_stats: self.lb_enabled.then_some(self.lb_stats),
             ecn_pfc_stats: self.ecn_pfc_stats,
             trim_stats: trim.then_some(self.trim_stats),
+            warnings: Vec::new(),
+            capacity: self.capacity,
         })
     }
 }

@@ -71,6 +71,38 @@ pub fn scenario_ports(config: &SwitchConfig, scenario: &CheckedScenario) -> Port
     PortMap { ports }
 }
 
+/// Refuses a flow faster than its ingress link (each `flows` entry,
+/// `count` flows together); returns a warning for each port whose flows
+/// together offer more than its link carries (they then share the link).
+pub fn check_flow_rates(ports: &PortMap, scenario: &CheckedScenario) -> Result<Vec<String>, ScenarioError> {
+    let mut per_spec: Vec<(u16, f64)> = Vec::new();
+    for f in &scenario.flows {
+        if per_spec.len() <= f.spec_index {
+            per_spec.resize(f.spec_index + 1, (f.ingress_port, 0.0));
+        }
+        per_spec[f.spec_index].1 += f.rate_bps;
+    }
+    let gbps = |bps: f64| format!("{}", bps / 1e9);
+    let mut per_port = vec![0.0f64; ports.len()];
+    for (i, &(port, rate)) in per_spec.iter().enumerate() {
+        let link = ports.ports[port as usize].rate_bps as f64;
+        if rate > link + 0.5 {
+            return Err(ScenarioError(format!(
+                "flows[{i}].rate_gbps: {} Gbps is above the {} Gbps link of its ingress port {port} (the lower of the two ends' rates)",
+                gbps(rate), gbps(link))));
+        }
+        per_port[port as usize] += rate;
+    }
+    Ok(per_port
+        .iter()
+        .enumerate()
+        .filter(|&(port, &offered)| offered > ports.ports[port].rate_bps as f64 + 0.5)
+        .map(|(port, &offered)| format!(
+            "warning: flows on ingress port {port} offer {} Gbps together, above its {} Gbps link: its sender shares the link \
+             among them (higher class first, then the flow due earliest)", gbps(offered), gbps(ports.ports[port].rate_bps as f64)))
+        .collect())
+}
+
 /// Runs a checked scenario on a configuration document.
 pub fn run<'a>(
     doc: &Document,
@@ -81,7 +113,10 @@ pub fn run<'a>(
 ) -> Result<SimResult, SimError> {
     let (config, plan) = scenario_config(doc, scenario)?;
     let ports = scenario_ports(&config, scenario);
+    let warnings = check_flow_rates(&ports, scenario).map_err(SimError::Scenario)?;
     let switch = Switch::new(&config, plan, ports, identity, UetCodepoints::default())
         .map_err(|e| SimError::Config(vec![e.to_string()]))?;
-    Simulation::new(switch, &config, scenario, options, trace).run().map_err(SimError::Io)
+    let mut result = Simulation::new(switch, &config, scenario, options, trace).run().map_err(SimError::Io)?;
+    result.warnings = warnings;
+    Ok(result)
 }

@@ -40,7 +40,8 @@ pub const ECN_PFC_COLUMNS: &[&str] = &[
 
 pub const TRIM_COLUMNS: &[&str] = &[
     "time_utc", "sim_time_sec", "component_name", "node_id", "ifid", "uldl", "trimmed_packets", "trimmed_last_hop_packets",
-    "trimmed_bytes_removed", "untrimmable_drops", "ivl_trimmed_packets", "ivl_trimmed_bytes_removed", "ivl_untrimmable_drops",
+    "trimmed_bytes_removed", "untrimmable_drops", "ivl_trimmed_packets", "ivl_trimmed_last_hop_packets", "ivl_trimmed_bytes_removed",
+    "ivl_untrimmable_drops",
 ];
 
 /// One record: its name, columns and rows (already formatted).

@@ -24,7 +24,10 @@
 //! sport+1, ...), sharing `rate_gbps` equally. A flow's rate counts wire
 //! bytes (frame + 18 B Ethernet header and FCS).
 
-use crate::config::units::AttrType;
+use crate::config::units::{format_time_ps, AttrType};
+use crate::limits::{
+    MAX_DELAY_PS, MAX_LINK_RATE_BPS, MAX_PEER_PAUSE_FRAMES, MAX_PORTS, MAX_SIM_TIME_PS, MIN_FLOW_RATE_BPS, MIN_LINK_RATE_BPS,
+};
 use serde::Deserialize;
 use serde_json::Value;
 use std::net::Ipv4Addr;
@@ -164,13 +167,16 @@ pub fn parse_time_ps(field: &str, text: &str) -> Result<u64, ScenarioError> {
     let bad = || ScenarioError(format!("{field}: {text:?} is not a time such as \"500ns\", \"10us\" or \"1ms\" (units ps, ns, us, ms, s)"));
     let factor = AttrType::Timeval.unit_factor(unit).ok_or_else(bad)?;
     let value = crate::config::units::decimal_from_json_number(number).ok_or_else(bad)?;
-    crate::config::units::to_base_units(value, factor).ok_or_else(bad)
+    crate::config::units::to_base_units(value, factor).ok_or_else(|| ScenarioError(format!(
+        "{field}: {text:?} is negative, finer than 1 ps, or longer than a scenario may run ({}s)", MAX_SIM_TIME_PS / 1_000_000_000_000)))
 }
 
 /// A flow ready to run: times in ps, addresses as integers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Flow {
     pub name: String,
+    /// The index of the `flows` entry it came from (`count` makes several).
+    pub spec_index: usize,
     pub ingress_port: u16,
     pub members: Vec<u16>,
     pub dscp: u8,
@@ -203,26 +209,73 @@ impl CheckedScenario {
     }
 }
 
-fn gbps(field: &str, rate: f64) -> Result<u64, ScenarioError> {
-    if rate.is_finite() && rate > 0.0 && rate <= 100_000.0 {
+/// A rate in Gbps as whole bits per second within `min_bps..=max_bps`.
+fn gbps(field: &str, rate: f64, min_bps: u64, max_bps: u64) -> Result<u64, ScenarioError> {
+    let gbps = |bps: u64| bps as f64 / 1e9;
+    if rate.is_finite() && rate * 1e9 >= min_bps as f64 && rate * 1e9 <= max_bps as f64 {
         Ok((rate * 1e9).round() as u64)
     } else {
-        Err(ScenarioError(format!("{field}: {rate} is not a rate in Gbps above 0 and at most 100000")))
+        Err(ScenarioError(format!("{field}: {rate} is not a rate in Gbps from {} to {}", gbps(min_bps), gbps(max_bps))))
     }
 }
 
+/// A scenario time, at most [`MAX_SIM_TIME_PS`].
+fn time_ps(field: &str, text: &str) -> Result<u64, ScenarioError> {
+    let ps = parse_time_ps(field, text)?;
+    if ps > MAX_SIM_TIME_PS {
+        return Err(ScenarioError(format!("{field}: {text:?} is later than {}s, the longest time a scenario may name", MAX_SIM_TIME_PS / 1_000_000_000_000)));
+    }
+    Ok(ps)
+}
+
+/// A simulation's name becomes part of its record files' names, so it may
+/// hold only letters, digits, `.`, `_` and `-`, and starts with a letter or
+/// digit: it can name no folder, and no file that looks like an option.
+pub fn check_simulation_name(field: &str, name: &str) -> Result<(), ScenarioError> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+    let starts_well = name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric());
+    if !starts_well || !name.chars().all(allowed) || name.len() > 100 {
+        return Err(ScenarioError(format!(
+            "{field}: {name:?} is not a simulation name: 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit \
+             (it becomes part of the record files' names)")));
+    }
+    Ok(())
+}
+
+/// serde's words for integer types, as the ranges they mean.
+fn readable_serde_error(message: &str) -> String {
+    [("expected u8", "expected a whole number 0 to 255"), ("expected u16", "expected a whole number 0 to 65535"),
+     ("expected u32", "expected a whole number 0 to 4294967295"), ("expected f64", "expected a number")]
+        .iter()
+        .fold(message.to_string(), |m, (from, to)| m.replace(from, to))
+}
+
 impl Scenario {
+    /// Reads a scenario document; errors name the field path
+    /// (`flows[0].ingress_port`) or the line and column of bad JSON.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        serde_json::from_str(text).map_err(|e| ScenarioError(format!("scenario: {e}")))
+        crate::strict_json::from_str(text).map_err(|e| ScenarioError(format!("scenario: not valid JSON: {e}")))?;
+        // Read from the text, not the value: serde then names the number it refused.
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+            let path = e.path().to_string();
+            let message = readable_serde_error(&e.inner().to_string());
+            if path == "." {
+                ScenarioError(format!("scenario: {message}"))
+            } else {
+                ScenarioError(format!("scenario: {path}: {message}"))
+            }
+        })
     }
 
     /// Checks ranges and cross-references, and converts units.
     pub fn check(&self) -> Result<CheckedScenario, ScenarioError> {
+        check_simulation_name("name", &self.name)?;
         let ports = self.ports.downlinks as u32 + self.ports.uplinks as u32;
-        if !(1..=4096).contains(&ports) {
-            return Err(ScenarioError(format!("ports: downlinks + uplinks = {ports}, must be 1 to 4096")));
+        if !(1..=MAX_PORTS).contains(&ports) {
+            return Err(ScenarioError(format!("ports: downlinks + uplinks = {ports}, must be 1 to {MAX_PORTS}")));
         }
-        let duration_ps = parse_time_ps("duration", &self.duration)?;
+        let duration_ps = time_ps("duration", &self.duration)?;
         if duration_ps == 0 {
             return Err(ScenarioError("duration: must be above 0".into()));
         }
@@ -236,8 +289,11 @@ impl Scenario {
             if f.members.is_empty() || f.members.len() > crate::flowlet::MAX_MEMBERS {
                 return Err(ScenarioError(format!("{}: 1 to 64 egress ports, not {}", at("members"), f.members.len())));
             }
-            for &m in &f.members {
+            for (k, &m) in f.members.iter().enumerate() {
                 port_ok(at("members"), m)?;
+                if f.members[..k].contains(&m) {
+                    return Err(ScenarioError(format!("{}: port {m} is listed twice; an equal-cost set names each member once", at("members"))));
+                }
             }
             if f.dscp > 63 {
                 return Err(ScenarioError(format!("{}: {} is not a DSCP value 0..63", at("dscp"), f.dscp)));
@@ -252,22 +308,33 @@ impl Scenario {
             if !(1..=9216).contains(&f.bytes) {
                 return Err(ScenarioError(format!("{}: {} is not a frame size 1..9216 (bytes without Ethernet header)", at("bytes"), f.bytes)));
             }
-            let rate = gbps(&at("rate_gbps"), f.rate_gbps)? as f64;
-            let start_ps = parse_time_ps(&at("start"), &f.start)?;
+            if f.count == 0 {
+                return Err(ScenarioError(format!("{}: at least 1", at("count"))));
+            }
+            let rate = gbps(&at("rate_gbps"), f.rate_gbps, MIN_FLOW_RATE_BPS, MAX_LINK_RATE_BPS)? as f64;
+            let start_ps = time_ps(&at("start"), &f.start)?;
             let stop_ps = match &f.stop {
-                Some(s) => parse_time_ps(&at("stop"), s)?,
+                Some(s) => time_ps(&at("stop"), s)?,
                 None => duration_ps,
             };
+            if start_ps >= duration_ps {
+                return Err(ScenarioError(format!("{}: {:?} is not before the end of the run ({})", at("start"), f.start, format_time_ps(duration_ps))));
+            }
+            if start_ps >= stop_ps {
+                return Err(ScenarioError(format!("{}: {:?} is not before the flow's stop ({})", at("start"), f.start, format_time_ps(stop_ps))));
+            }
+            if f.sport as u32 + f.count as u32 - 1 > u16::MAX as u32 {
+                return Err(ScenarioError(format!("{}: {} flows from sport {} would run past port 65535", at("count"), f.count, f.sport)));
+            }
             let address = |field: &str, s: &str| {
                 s.parse::<Ipv4Addr>().map(u32::from).map_err(|_| ScenarioError(format!("{}: {s:?} is not an IPv4 address", at(field))))
             };
             let (src, dst) = (address("src", &f.src)?, address("dst", &f.dst)?);
-            if f.count == 0 {
-                return Err(ScenarioError(format!("{}: at least 1", at("count"))));
-            }
+
             for k in 0..f.count {
                 flows.push(Flow {
                     name: if f.count == 1 { f.name.clone() } else { format!("{}#{k}", f.name) },
+                    spec_index: i,
                     ingress_port: f.ingress_port,
                     members: f.members.clone(),
                     dscp: f.dscp,
@@ -276,7 +343,7 @@ impl Scenario {
                     rate_bps: rate / f.count as f64,
                     start_ps,
                     stop_ps,
-                    key: crate::ecmp_hash::FlowKey { proto: f.proto, src, dst, sport: f.sport.wrapping_add(k), dport: f.dport },
+                    key: crate::ecmp_hash::FlowKey { proto: f.proto, src, dst, sport: f.sport + k, dport: f.dport },
                 });
             }
         }
@@ -289,25 +356,40 @@ impl Scenario {
                 if c > 7 {
                     return Err(ScenarioError(format!("{}: {c} is not a traffic class 0..7", at("classes"))));
                 }
+                if mask & (1 << c) != 0 {
+                    return Err(ScenarioError(format!("{}: traffic class {c} is listed twice", at("classes"))));
+                }
                 mask |= 1 << c;
             }
-            let first = parse_time_ps(&at("at"), &p.at)?;
-            match &p.every {
-                None => peer_pauses.push((first, p.port, mask, p.quanta)),
-                Some(every) => {
-                    let every = parse_time_ps(&at("every"), every)?;
+            // A pause after the run's end (a shortened --duration) never comes.
+            let first = time_ps(&at("at"), &p.at)?;
+            match (&p.every, &p.until) {
+                (None, None) => peer_pauses.push((first, p.port, mask, p.quanta)),
+                (None, Some(_)) => {
+                    return Err(ScenarioError(format!("{}: needs `every` (a single pause has no end time of its own)", at("until"))))
+                }
+                (Some(every), until) => {
+                    let every = time_ps(&at("every"), every)?;
                     if every == 0 {
                         return Err(ScenarioError(format!("{}: must be above 0", at("every"))));
                     }
-                    let until = match &p.until {
-                        Some(u) => parse_time_ps(&at("until"), u)?,
+                    let until = match until {
+                        Some(u) => time_ps(&at("until"), u)?,
                         None => duration_ps,
                     };
-                    let mut t = first;
-                    while t <= until.min(duration_ps) {
-                        peer_pauses.push((t, p.port, mask, p.quanta));
-                        t += every;
+                    if until < first {
+                        return Err(ScenarioError(format!("{}: {} is before `at` ({})", at("until"), format_time_ps(until), p.at)));
                     }
+                    let frames = match until.min(duration_ps).checked_sub(first) {
+                        Some(span) => span / every + 1,
+                        None => 0,
+                    };
+                    if frames > MAX_PEER_PAUSE_FRAMES {
+                        return Err(ScenarioError(format!(
+                            "{}: every {} from {} makes {frames} pause frames, more than the {MAX_PEER_PAUSE_FRAMES} one entry may make",
+                            at("every"), format_time_ps(every), p.at)));
+                    }
+                    peer_pauses.extend((0..frames).map(|k| (first + k * every, p.port, mask, p.quanta)));
                 }
             }
         }
@@ -318,9 +400,16 @@ impl Scenario {
             config_patch: self.config_patch.clone(),
             downlinks: self.ports.downlinks,
             uplinks: self.ports.uplinks,
-            downlink_peer_rate_bps: gbps("ports.downlink_peer_rate_gbps", self.ports.downlink_peer_rate_gbps)?,
-            uplink_peer_rate_bps: gbps("ports.uplink_peer_rate_gbps", self.ports.uplink_peer_rate_gbps)?,
-            downlink_peer_delay_ps: parse_time_ps("ports.downlink_peer_delay", &self.ports.downlink_peer_delay)?,
+            downlink_peer_rate_bps: gbps("ports.downlink_peer_rate_gbps", self.ports.downlink_peer_rate_gbps, MIN_LINK_RATE_BPS, MAX_LINK_RATE_BPS)?,
+            uplink_peer_rate_bps: gbps("ports.uplink_peer_rate_gbps", self.ports.uplink_peer_rate_gbps, MIN_LINK_RATE_BPS, MAX_LINK_RATE_BPS)?,
+            downlink_peer_delay_ps: {
+                let delay = parse_time_ps("ports.downlink_peer_delay", &self.ports.downlink_peer_delay)?;
+                if delay > MAX_DELAY_PS {
+                    return Err(ScenarioError(format!("ports.downlink_peer_delay: {:?} is longer than {} ns, what the 32-bit delay register holds",
+                        self.ports.downlink_peer_delay, MAX_DELAY_PS / 1000)));
+                }
+                delay
+            },
             flows,
             peer_pauses,
         })

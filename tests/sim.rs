@@ -17,7 +17,7 @@ fn identity() -> SwitchIdentity {
 }
 
 fn options() -> SimOptions {
-    SimOptions { node_id: 1, component_name: "switch-1".into(), progress: false }
+    SimOptions { node_id: 1, component_name: "switch-1".into(), progress: false, record_files: None }
 }
 
 fn simulate(scenario: &Scenario) -> SimResult {

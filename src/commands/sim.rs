@@ -1,7 +1,6 @@
 //! `sswitch sim`: the main job, and `sswitch scenario`: the built-ins.
 
 use super::{load_document, CommandResult, Failure};
-use reference::sim::records::write_all;
 use reference::sim::scenario::{check_simulation_name, parse_time_ps};
 use reference::sim::{built_in, Scenario, SimError, SimOptions, BUILT_IN};
 use reference::switch::SwitchIdentity;
@@ -68,7 +67,12 @@ pub fn run(a: SimArgs) -> CommandResult {
     }
     let name = a.name.clone().unwrap_or_else(|| checked.name.clone());
     let identity = SwitchIdentity { node_id: a.node_id, sim_seed: a.seed, run: a.run };
-    let options = SimOptions { node_id: a.node_id, component_name: format!("switch-{}", a.node_id), progress: true };
+    let options = SimOptions {
+        node_id: a.node_id,
+        component_name: format!("switch-{}", a.node_id),
+        progress: true,
+        record_files: Some((a.out.clone(), name.clone())),
+    };
     let trace_partial = a.trace.as_ref().map(|p| p.with_extension("jsonl.partial"));
     if let Some(parent) = trace_partial.as_ref().and_then(|p| p.parent()).filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| Failure::input(format!("cannot create {}: {e}", parent.display())))?;
@@ -81,7 +85,7 @@ pub fn run(a: SimArgs) -> CommandResult {
     let result = reference::sim::run(&doc, &checked, identity, options, trace).map_err(|e| match e {
         SimError::Config(lines) => Failure::rules(lines),
         SimError::Scenario(e) => Failure::input(format!("{}: {e}", a.scenario)),
-        other => Failure::input(other),
+        SimError::Io(e) => Failure::input(format!("cannot write the trace or the records to {}: {e}", a.out.display())),
     });
     drop(trace_file);
     let result = match result {
@@ -96,14 +100,13 @@ pub fn run(a: SimArgs) -> CommandResult {
     if let (Some(partial), Some(path)) = (&trace_partial, &a.trace) {
         std::fs::rename(partial, path).map_err(|e| Failure::input(format!("cannot write {}: {e}", path.display())))?;
     }
-    let written = write_all(&a.out, &name, &result.records()).map_err(|e| Failure::input(format!("cannot write records to {}: {e}", a.out.display())))?;
     for warning in &result.warnings {
         eprintln!("{warning}");
     }
     println!("scenario {name}: {} ports", checked.ports());
     println!("capacity         {}", result.capacity);
     println!("{}", result.summary);
-    for path in written {
+    for path in &result.written {
         println!("wrote {}", path.display());
     }
     if !result.summary.balances() {

@@ -79,7 +79,7 @@ pub fn ecn_address_bits(ports: usize) -> usize {
 /// port count needs (1 to 256 ports).
 fn per_port_verilog(ports: usize, name: &str, build: impl Fn(usize, usize) -> Result<String, String>) -> Result<String, String> {
     match ecn_address_bits(ports) {
-        a @ 4..=11 => build(a, ports),
+        a @ 4..=11 if ports > 0 => build(a, ports),
         _ => Err(format!("--ports {ports}: the {name} block holds 1 to 256 ports")),
     }
 }

@@ -35,6 +35,9 @@ pub struct SimOptions {
     pub component_name: String,
     /// Print progress to stderr every few seconds of wall time.
     pub progress: bool,
+    /// Stream the records to files in this folder, named after this
+    /// simulation, as the run makes them (None: keep them in the result).
+    pub record_files: Option<(std::path::PathBuf, String)>,
 }
 
 /// Totals of a run.
@@ -100,6 +103,8 @@ pub struct SimResult {
     pub warnings: Vec<String>,
     /// The switch's port speeds against its SwitchingCapacity.
     pub capacity: crate::capacity::Oversubscription,
+    /// The record files written, when the run streamed its records.
+    pub written: Vec<std::path::PathBuf>,
 }
 
 impl SimResult {
@@ -200,7 +205,7 @@ pub struct Simulation<'a> {
     now_ps: u64,
     trace_seq: u64,
     trace: Option<&'a mut dyn Write>,
-    trace_error: Option<std::io::Error>,
+    io_error: Option<std::io::Error>,
     summary: Summary,
     resend_buffer: Vec<PfcFrame>,
     resend_wake_ns: Option<u64>,
@@ -225,6 +230,8 @@ pub struct Simulation<'a> {
     started: std::time::Instant,
     last_progress: std::time::Instant,
     capacity: crate::capacity::Oversubscription,
+    /// Where rows go as they are made; None keeps them in the records.
+    files: Option<RecordFiles>,
 }
 
 fn ser_ps(bytes: u64, rate_bps: u64) -> u64 {
@@ -253,7 +260,7 @@ impl<'a> Simulation<'a> {
             now_ps: 0,
             trace_seq: 0,
             trace,
-            trace_error: None,
+            io_error: None,
             summary: Summary::default(),
             resend_buffer: Vec::new(),
             resend_wake_ns: None,
@@ -276,6 +283,7 @@ impl<'a> Simulation<'a> {
             started: std::time::Instant::now(),
             last_progress: std::time::Instant::now(),
             capacity: crate::capacity::Oversubscription::new(config, scenario.downlinks as u32, scenario.uplinks as u32),
+            files: None,
             switch,
             scenario,
             options,
@@ -300,6 +308,13 @@ impl<'a> Simulation<'a> {
                 self.sender_wake_at(port as u16, first);
             }
         }
+    }
+
+    /// Streams every record row to `files` as it is made, instead of
+    /// keeping it in the result (a long run's memory stays flat).
+    pub fn stream_records(mut self, files: RecordFiles) -> Self {
+        self.files = Some(files);
+        self
     }
 
     fn schedule(&mut self, t_ps: u64, wake: Wake) {
@@ -334,7 +349,7 @@ impl<'a> Simulation<'a> {
             }
             self.now_ps = t;
             self.handle(wake);
-            if let Some(e) = self.trace_error.take() {
+            if let Some(e) = self.io_error.take() {
                 return Err(e);
             }
             self.progress(end);
@@ -385,7 +400,7 @@ impl<'a> Simulation<'a> {
         self.summary.events += 1;
         if let Some(w) = self.trace.as_mut() {
             if let Err(e) = writeln!(w, "{}", event.to_json()) {
-                self.trace_error.get_or_insert(e);
+                self.io_error.get_or_insert(e);
             }
         }
         seq
@@ -714,7 +729,7 @@ impl<'a> Simulation<'a> {
             for (k, (buff, uldl)) in [("sharedBuffer", "-"), ("ingressUsage", "ul"), ("ingressUsage", "dl"), ("egressQueue", "ul"), ("egressQueue", "dl")].iter().enumerate() {
                 let s = self.samples[pool][k];
                 let pct = |b: f64| format!("{:.4}", 100.0 * b / size as f64);
-                self.buffer_stats.rows.push(vec![
+                let row = vec![
                     utc.clone(), sec.clone(), name.clone(), "0".into(), node.clone(), pool.to_string(), buff.to_string(), uldl.to_string(),
                     s.last.to_string(), size.to_string(), s.count.to_string(),
                     if s.count > 0 { s.min } else { s.last }.to_string(),
@@ -722,7 +737,11 @@ impl<'a> Simulation<'a> {
                     format!("{:.3}", if s.count > 0 { s.mean() } else { s.last as f64 }),
                     pct(if s.count > 0 { s.max } else { s.last } as f64),
                     pct(if s.count > 0 { s.mean() } else { s.last as f64 }),
-                ]);
+                ];
+                let written = self.buffer_stats.push(row, self.files.as_mut());
+                if let Err(e) = written {
+                    self.io_error.get_or_insert(e);
+                }
                 self.samples[pool][k].reset();
             }
         }
@@ -737,22 +756,30 @@ impl<'a> Simulation<'a> {
                 let k = c.clock;
                 let percent_xon = if interval == 0 { 100.0 } else { 100.0 * (interval - k.ivl_ps.min(interval)) as f64 / interval as f64 };
                 let ratio = if k.ivl_ps == 0 { 0.0 } else { k.ivl_occupied_ps as f64 / k.ivl_ps as f64 };
-                self.ecn_pfc_stats.rows.push(vec![
+                let row = vec![
                     "sswitch".into(), utc.clone(), sec.clone(), node.clone(), name.clone(), "ScalaSwitch".into(), port.to_string(),
                     uldl.into(), "0".into(), "0".into(), tc.to_string(), c.xoff_tx.to_string(), c.xoff_rx.to_string(),
                     c.xon_tx.to_string(), c.xon_rx.to_string(), usec(k.total_ps), usec(k.ivl_ps), usec(k.ivl_max_ps),
                     usec(k.ivl_occupied_ps), usec(k.ivl_max_occupied_ps), usec(k.total_occupied_ps), format!("{percent_xon:.3}"),
                     format!("{ratio:.4}"), c.marked.to_string(),
-                ]);
+                ];
+                let written = self.ecn_pfc_stats.push(row, self.files.as_mut());
+                if let Err(e) = written {
+                    self.io_error.get_or_insert(e);
+                }
                 c.clock.start_interval(now);
             }
             if self.switch.plan.trimming && self.trim_enabled {
                 let t = &mut self.trim[port];
-                self.trim_stats.rows.push(vec![
+                let row = vec![
                     utc.clone(), sec.clone(), name.clone(), node.clone(), port.to_string(), uldl.into(), t.trimmed.to_string(),
                     t.last_hop.to_string(), t.bytes_removed.to_string(), t.untrimmable.to_string(), t.ivl.trimmed.to_string(),
                     t.ivl.last_hop.to_string(), t.ivl.bytes_removed.to_string(), t.ivl.untrimmable.to_string(),
-                ]);
+                ];
+                let written = self.trim_stats.push(row, self.files.as_mut());
+                if let Err(e) = written {
+                    self.io_error.get_or_insert(e);
+                }
                 t.ivl = TrimInterval::default();
             }
         }
@@ -774,7 +801,7 @@ impl<'a> Simulation<'a> {
             let ifids: Vec<String> = g.members.iter().map(|m| m.to_string()).collect();
             for (m, (s, p)) in g.stats.iter().zip(previous.iter()).enumerate() {
                 let ivl_bytes = s.bytes - p.bytes;
-                self.lb_stats.rows.push(vec![
+                let row = vec![
                     utc.clone(), sec.clone(), self.options.component_name.clone(), "ScalaSwitch".into(), self.options.node_id.to_string(),
                     "0".into(), "0".into(), g.members[m].to_string(), id.to_string(), ifids.join(";"), g.members.len().to_string(),
                     g.formed_ns.map(|t| t.to_string()).unwrap_or_default(),
@@ -785,14 +812,18 @@ impl<'a> Simulation<'a> {
                     (s.movements_in - p.movements_in).to_string(), (s.movements_out - p.movements_out).to_string(),
                     (s.paused_skips - p.paused_skips).to_string(), (s.paused_selections - p.paused_selections).to_string(),
                     format!("{:.4}", if ivl_total == 0 { 0.0 } else { ivl_bytes as f64 / ivl_total as f64 }),
-                ]);
+                ];
+                let written = self.lb_stats.push(row, self.files.as_mut());
+                if let Err(e) = written {
+                    self.io_error.get_or_insert(e);
+                }
             }
             *previous = g.stats.clone();
         }
     }
 
     fn finish(mut self) -> Result<SimResult, std::io::Error> {
-        if self.now_ps > self.last_report_ps || self.buffer_stats.rows.is_empty() {
+        if self.now_ps > self.last_report_ps || self.buffer_stats.row_count == 0 {
             self.report_buffers_and_pfc();
         }
         if self.lb_enabled && self.last_lb_report_ps != Some(self.now_ps) {
@@ -801,11 +832,14 @@ impl<'a> Simulation<'a> {
         // Every admitted, undeparted packet sits in exactly one egress queue.
         self.summary.bytes_held = self.egress_bytes.iter().map(|b| b[0] + b[1]).sum();
         self.summary.simulated_ps = self.now_ps;
+        if let Some(e) = self.io_error.take() {
+            return Err(e);
+        }
         if let Some(w) = self.trace.as_mut() {
             w.flush()?;
         }
         let trim = self.switch.plan.trimming && self.trim_enabled;
-        Ok(SimResult {
+        let mut result = SimResult {
             summary: self.summary,
             buffer_stats: self.buffer_stats,
             lb_stats: self.lb_enabled.then_some(self.lb_stats),
@@ -813,6 +847,11 @@ impl<'a> Simulation<'a> {
             trim_stats: trim.then_some(self.trim_stats),
             warnings: Vec::new(),
             capacity: self.capacity,
-        })
+            written: Vec::new(),
+        };
+        if let Some(files) = self.files.take() {
+            result.written = files.finish(&result.records())?;
+        }
+        Ok(result)
     }
 }

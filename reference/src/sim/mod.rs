@@ -116,7 +116,15 @@ pub fn run<'a>(
     let warnings = check_flow_rates(&ports, scenario).map_err(SimError::Scenario)?;
     let switch = Switch::new(&config, plan, ports, identity, UetCodepoints::default())
         .map_err(|e| SimError::Config(vec![e.to_string()]))?;
-    let mut result = Simulation::new(switch, &config, scenario, options, trace).run().map_err(SimError::Io)?;
+    let files = match &options.record_files {
+        Some((dir, name)) => Some(records::RecordFiles::new(dir, name).map_err(SimError::Io)?),
+        None => None,
+    };
+    let mut simulation = Simulation::new(switch, &config, scenario, options, trace);
+    if let Some(files) = files {
+        simulation = simulation.stream_records(files);
+    }
+    let mut result = simulation.run().map_err(SimError::Io)?;
     result.warnings = warnings;
     Ok(result)
 }

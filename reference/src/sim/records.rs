@@ -44,17 +44,33 @@ pub const TRIM_COLUMNS: &[&str] = &[
     "ivl_untrimmable_drops",
 ];
 
-/// One record: its name, columns and rows (already formatted).
+/// One record: its name, columns and rows (already formatted). A run that
+/// streams its records to files keeps no rows here, only their count.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Record {
     pub name: &'static str,
     pub columns: &'static [&'static str],
     pub rows: Vec<Vec<String>>,
+    /// Rows produced, kept or streamed.
+    pub row_count: u64,
 }
 
 impl Record {
     pub fn new(name: &'static str, columns: &'static [&'static str]) -> Record {
-        Record { name, columns, rows: Vec::new() }
+        Record { name, columns, rows: Vec::new(), row_count: 0 }
+    }
+
+    /// Adds a row: written to `files` when the run streams its records
+    /// (memory then stays flat however long the run), kept otherwise.
+    pub fn push(&mut self, row: Vec<String>, files: Option<&mut RecordFiles>) -> std::io::Result<()> {
+        self.row_count += 1;
+        match files {
+            Some(files) => files.write_row(self, &row),
+            None => {
+                self.rows.push(row);
+                Ok(())
+            }
+        }
     }
 
     pub fn column(&self, name: &str) -> usize {
@@ -65,9 +81,7 @@ impl Record {
         let mut out = self.columns.join(",");
         out.push('\n');
         for row in &self.rows {
-            let cells: Vec<String> = row.iter().map(|c| csv_cell(c)).collect();
-            out.push_str(&cells.join(","));
-            out.push('\n');
+            out.push_str(&csv_line(row));
         }
         out
     }
@@ -75,6 +89,13 @@ impl Record {
     pub fn file_name(&self, simulation: &str, shard: u32) -> String {
         format!("{simulation}-{}-{shard}.csv", self.name)
     }
+}
+
+fn csv_line(row: &[String]) -> String {
+    let cells: Vec<String> = row.iter().map(|c| csv_cell(c)).collect();
+    let mut line = cells.join(",");
+    line.push('\n');
+    line
 }
 
 fn csv_cell(c: &str) -> String {
@@ -85,19 +106,85 @@ fn csv_cell(c: &str) -> String {
     }
 }
 
-/// Writes records into `dir`, each to a `.partial` file renamed when
-/// complete, so a failed run leaves no half-written record.
+/// Writes in-memory records into `dir` (see [`RecordFiles`]).
 pub fn write_all(dir: &Path, simulation: &str, records: &[&Record]) -> std::io::Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)?;
-    let mut written = Vec::new();
+    let mut files = RecordFiles::new(dir, simulation)?;
     for r in records {
-        let path = dir.join(r.file_name(simulation, 0));
-        let partial = path.with_extension("csv.partial");
-        std::fs::write(&partial, r.to_csv())?;
-        std::fs::rename(&partial, &path)?;
-        written.push(path);
+        for row in &r.rows {
+            files.write_row(r, row)?;
+        }
     }
-    Ok(written)
+    files.finish(records)
+}
+
+/// Record files being written: each goes to a `.partial` file, renamed
+/// into place by [`finish`](Self::finish), so a failed or interrupted run
+/// leaves no half-written record (dropping unfinished files removes them).
+pub struct RecordFiles {
+    dir: PathBuf,
+    simulation: String,
+    open: Vec<OpenRecord>,
+    finished: bool,
+}
+
+struct OpenRecord {
+    name: &'static str,
+    partial: PathBuf,
+    path: PathBuf,
+    writer: std::io::BufWriter<std::fs::File>,
+}
+
+impl RecordFiles {
+    /// Record files of `simulation` in `dir` (created if missing).
+    pub fn new(dir: &Path, simulation: &str) -> std::io::Result<RecordFiles> {
+        std::fs::create_dir_all(dir)?;
+        Ok(RecordFiles { dir: dir.to_path_buf(), simulation: simulation.to_string(), open: Vec::new(), finished: false })
+    }
+
+    fn open(&mut self, record: &Record) -> std::io::Result<&mut OpenRecord> {
+        use std::io::Write;
+        if let Some(i) = self.open.iter().position(|o| o.name == record.name) {
+            return Ok(&mut self.open[i]);
+        }
+        let path = self.dir.join(record.file_name(&self.simulation, 0));
+        let partial = path.with_extension("csv.partial");
+        let mut writer = std::io::BufWriter::new(std::fs::File::create(&partial)?);
+        writeln!(writer, "{}", record.columns.join(","))?;
+        self.open.push(OpenRecord { name: record.name, partial, path, writer });
+        Ok(self.open.last_mut().expect("just pushed"))
+    }
+
+    pub fn write_row(&mut self, record: &Record, row: &[String]) -> std::io::Result<()> {
+        use std::io::Write;
+        self.open(record)?.writer.write_all(csv_line(row).as_bytes())
+    }
+
+    /// Completes `records` (one without rows gets its header) and renames
+    /// each into place; returns their paths in that order.
+    pub fn finish(mut self, records: &[&Record]) -> std::io::Result<Vec<PathBuf>> {
+        use std::io::Write;
+        let mut written = Vec::new();
+        for r in records {
+            let open = self.open(r)?;
+            open.writer.flush()?;
+            written.push(open.path.clone());
+        }
+        for o in &self.open {
+            std::fs::rename(&o.partial, &o.path)?;
+        }
+        self.finished = true;
+        Ok(written)
+    }
+}
+
+impl Drop for RecordFiles {
+    fn drop(&mut self) {
+        if !self.finished {
+            for o in &self.open {
+                let _ = std::fs::remove_file(&o.partial);
+            }
+        }
+    }
 }
 
 /// `2026-01-01T00:00:00.000400Z` for 400 us of simulated time.

@@ -8,8 +8,10 @@
 //!                                                   │
 //!            ┌──────────────────────────────────────┼──────────────────┐
 //!            ▼                                      ▼                  ▼
-//!   cosim::run (rust_hdl stepper,          verilog_replay (Icarus,   waves (VCD +
-//!   first mismatch: cycle, signal)          same trace, same check)   .gtkw view)
+//!   cosim::run (rust_hdl stepper,          verilator (Verilog        waves (VCD +
+//!   first mismatch: cycle, signal)          compiled, 10^6 random     .gtkw view)
+//!                                          cycles); verilog_replay
+//!                                          (Icarus, 4-state, short)
 //! ```
 
 pub mod buffer_manager_bench;
@@ -17,6 +19,7 @@ pub mod cosim;
 pub mod ecmp_hash_bench;
 pub mod ecn_marker_bench;
 pub mod twin_read_ram_bench;
+pub mod verilator;
 pub mod verilog_replay;
 pub mod waves;
 

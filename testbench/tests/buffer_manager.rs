@@ -6,6 +6,7 @@ use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use testbench::buffer_manager_bench::{out, strategies, BufferManagerBench, Fault, Op};
 use testbench::cosim::{check, Trace};
 use testbench::proptest_cases;
+use testbench::verilator::{check_verilated, random_cosim, verilator_cycles, VerilatedModel};
 use testbench::verilog_replay::{replay, replay_dir, ReplayError};
 
 type Bench = BufferManagerBench<7>;
@@ -198,4 +199,34 @@ fn a_pause_is_resent_every_half_pause_time_in_hardware() {
     }
     let waves = run(&bench, &trace, Some(Waves::create::<Bench>("buffer_manager_resend_example"))).unwrap_or_else(|m| panic!("{m}"));
     waves.expect("traced").close();
+}
+
+fn verilated() -> VerilatedModel {
+    VerilatedModel::build::<Bench>(&verilog()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Proptest-random stimulus through the Verilator-compiled Verilog against
+/// the reference, every cycle: a million cycles by default
+/// (`SSWITCH_VERILATOR_CYCLES`), in cases of a few thousand (small cases shrink fast).
+#[test]
+fn verilated_verilog_matches_reference_over_a_million_random_cycles() {
+    let bench = Bench::new(PORTS as usize);
+    let model = verilated();
+    let cycles = random_cosim::<Bench, _>(&model, strategies::ops(PORTS, 300), |ops| bench.trace(ops), "buffer_manager_verilated");
+    assert!(cycles >= verilator_cycles(), "{cycles} cycles");
+}
+
+#[test]
+fn the_verilated_run_can_fail() {
+    let bench = Bench::new(PORTS as usize);
+    let mut trace = bench.trace(&recorded_ops(7, 400));
+    let cycle = trace.expected.iter().position(|e| e[2] == Some(1)).expect("an admission");
+    trace.expected[cycle][9] = Some(trace.expected[cycle][9].unwrap() ^ 1);
+    match check_verilated::<Bench>(&verilated(), &trace, "buffer_manager_verilated_negative") {
+        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "queue_bytes")),
+        other => panic!("expected a mismatch, got {other:?}"),
+    }
+    let vcd = testbench::waves::vcd_dir().join("buffer_manager_verilated_negative.vcd");
+    assert!(std::fs::metadata(&vcd).map(|m| m.len() > 1000).unwrap_or(false), "the failing case leaves its VCD");
+    assert!(vcd.with_extension("gtkw").exists());
 }

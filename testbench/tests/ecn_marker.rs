@@ -7,6 +7,7 @@ use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use testbench::cosim::{check, Trace};
 use testbench::ecn_marker_bench::{strategies, EcnMarkerBench, Fault, Op};
 use testbench::proptest_cases;
+use testbench::verilator::{check_verilated, random_cosim, verilator_cycles, VerilatedModel};
 use testbench::verilog_replay::{replay, replay_dir, ReplayError};
 
 /// 16 ports: 7 address bits.
@@ -112,4 +113,34 @@ fn check_all_accepts_the_block() {
     let mut m = EcnMarker::<7>::new(16).unwrap();
     m.connect_all();
     check_all(&m).unwrap();
+}
+
+fn verilated() -> VerilatedModel {
+    VerilatedModel::build::<Bench>(&verilog()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Proptest-random stimulus through the Verilator-compiled Verilog against
+/// the reference, every cycle: a million cycles by default
+/// (`SSWITCH_VERILATOR_CYCLES`), in cases of a few thousand (small cases shrink fast).
+#[test]
+fn verilated_verilog_matches_reference_over_a_million_random_cycles() {
+    let bench = Bench::new(PORTS as usize);
+    let model = verilated();
+    let cycles = random_cosim::<Bench, _>(&model, strategies::ops(PORTS, 300).prop_filter("writes while idle", |ops| strategies::writes_are_quiet(ops)), |ops| bench.trace(ops), "ecn_marker_verilated");
+    assert!(cycles >= verilator_cycles(), "{cycles} cycles");
+}
+
+#[test]
+fn the_verilated_run_can_fail() {
+    let bench = Bench::new(PORTS as usize);
+    let mut trace = bench.trace(&recorded_ops(7, 400));
+    let cycle = trace.expected.iter().position(|e| e[0] == Some(1)).expect("an update");
+    trace.expected[cycle][3] = Some(trace.expected[cycle][3].unwrap() ^ 4);
+    match check_verilated::<Bench>(&verilated(), &trace, "ecn_marker_verilated_negative") {
+        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "mean_bytes")),
+        other => panic!("expected a mismatch, got {other:?}"),
+    }
+    let vcd = testbench::waves::vcd_dir().join("ecn_marker_verilated_negative.vcd");
+    assert!(std::fs::metadata(&vcd).map(|m| m.len() > 1000).unwrap_or(false), "the failing case leaves its VCD");
+    assert!(vcd.with_extension("gtkw").exists());
 }

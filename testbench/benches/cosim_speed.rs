@@ -59,7 +59,9 @@ fn measure<H: Harness, T: std::fmt::Debug, S: Strategy<Value = Vec<T>>>(
     let model = VerilatedModel::build::<H>(verilog).unwrap_or_else(|e| panic!("{e}"));
     let started = Instant::now();
     let trace = trace_of(&ops); // timed again: the reference is part of a co-simulation
+    let model_started = Instant::now();
     model.run::<H>(&trace, None).unwrap_or_else(|e| panic!("{e}"));
+    let model_alone = per_second(trace.cycles(), model_started);
     let verilator = per_second(trace.cycles(), started);
 
     let icarus_trace = first(&trace, 20_000.min(trace.cycles()));
@@ -69,8 +71,8 @@ fn measure<H: Harness, T: std::fmt::Debug, S: Strategy<Value = Vec<T>>>(
 
     println!(
         "{label}: {} cycles; reference alone {:.0}/s; rust_hdl {:.0}/s ({:.0}/s with VCD); \
-         Verilator {:.0}/s with the reference ({:.0}x rust_hdl); Icarus {:.0}/s ({:.0}x slower than Verilator)",
-        trace.cycles(), reference, rust_hdl, rust_hdl_vcd, verilator, verilator / rust_hdl, icarus, verilator / icarus
+         Verilator {:.0}/s with the reference ({:.0}/s alone, {:.0}x rust_hdl); Icarus {:.0}/s ({:.0}x slower than Verilator)",
+        trace.cycles(), reference, rust_hdl, rust_hdl_vcd, verilator, model_alone, verilator / rust_hdl, icarus, verilator / icarus
     );
 }
 

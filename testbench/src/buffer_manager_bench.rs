@@ -1,7 +1,7 @@
 //! Co-simulation adapter of the buffer manager block: ports, stimulus and
 //! the reference buffer manager's expected outputs.
 
-use crate::cosim::{port, Harness, Port, Trace};
+use crate::cosim::Trace;
 use hdl::buffer_manager::{BufferManager, LATENCY};
 use reference::buffer_manager::{BufferManager as ReferenceManager, BufferParams, ChargedTo, DropReason, EgressMode, Tag};
 use reference::classify::{charged_bytes, Classifier, UetCodepoints};
@@ -42,35 +42,6 @@ pub enum Fault {
     ResendEveryFullPause,
 }
 
-/// Output indices (see `OUTPUTS`).
-pub mod out {
-    pub const VALID: usize = 0;
-    pub const RELEASE: usize = 1;
-    pub const ADMITTED: usize = 2;
-    pub const DROP_REASON: usize = 3;
-    pub const TO_HEADROOM: usize = 4;
-    pub const TC: usize = 5;
-    pub const POOL: usize = 6;
-    pub const LOSSLESS: usize = 7;
-    pub const CHARGED_BYTES: usize = 8;
-    pub const QUEUE_BYTES: usize = 9;
-    pub const PAUSE: usize = 10;
-    pub const RESUME: usize = 11;
-    pub const PFC_CLASSES: usize = 12;
-    pub const PFC_RECEIVED: usize = 13;
-    pub const PAUSED_UNTIL: usize = 14;
-    pub const QUERY_PAUSED: usize = 15;
-    pub const QUERY_EGRESS_BYTES: usize = 16;
-    pub const TRIMMED: usize = 17;
-    pub const TRIMMED_DSCP: usize = 18;
-    pub const RESEND: usize = 19;
-    pub const RESEND_PORT: usize = 20;
-    pub const RESEND_POOL: usize = 21;
-    pub const RESEND_CLASSES: usize = 22;
-    pub const RESEND_DUE: usize = 23;
-    pub const COUNT: usize = 24;
-}
-
 #[derive(Clone, Copy, Debug)]
 pub struct BufferManagerBench<const A: usize> {
     pub ports: usize,
@@ -88,110 +59,55 @@ const EVENT: &str = "event";
 const RESULT: &str = "result";
 const RESEND: &str = "pause re-send";
 
-impl<const A: usize> Harness for BufferManagerBench<A> {
-    type Uut = BufferManager<A>;
-    const NAME: &'static str = "buffer_manager";
-    const INPUTS: &'static [Port] = &[
-        port("reset", 1, "control"),
-        port("cfg_write", 1, CFG),
-        port("cfg_address", 8, CFG),
-        port("cfg_data", 32, CFG),
-        port("ev_arrival", 1, EVENT),
-        port("ev_release", 1, EVENT),
-        port("ev_ingress_port", 8, EVENT),
-        port("ev_egress_port", 8, EVENT),
-        port("ev_dscp", 6, EVENT),
-        port("ev_bytes", 16, EVENT),
-        port("ev_pool", 3, EVENT),
-        port("ev_lossless", 1, EVENT),
-        port("ev_pfc", 1, EVENT),
-        port("ev_classes", 8, EVENT),
-        port("ev_quanta", 16, EVENT),
-        port("now_ns", 32, EVENT),
-        port("query_port", 8, "query"),
-    ];
-    const OUTPUTS: &'static [Port] = &[
-        port("result_valid", 1, RESULT),
-        port("result_release", 1, RESULT),
-        port("admitted", 1, RESULT),
-        port("drop_reason", 3, RESULT),
-        port("to_headroom", 1, RESULT),
-        port("result_tc", 3, RESULT),
-        port("result_pool", 3, RESULT),
-        port("result_lossless", 1, RESULT),
-        port("charged_bytes", 16, RESULT),
-        port("queue_bytes", 32, RESULT),
-        port("pause_request", 1, RESULT),
-        port("resume_request", 1, RESULT),
-        port("pfc_classes", 8, RESULT),
-        port("result_pfc", 1, RESULT),
-        port("paused_until_ns", 32, RESULT),
-        port("query_paused", 8, "query"),
-        port("query_egress_bytes", 32, "query"),
-        port("trimmed", 1, RESULT),
-        port("trimmed_dscp", 6, RESULT),
-        port("resend_valid", 1, RESEND),
-        port("resend_port", 8, RESEND),
-        port("resend_pool", 3, RESEND),
-        port("resend_classes", 8, RESEND),
-        port("resend_due_ns", 32, RESEND),
-    ];
-
-    fn build(&self) -> BufferManager<A> {
-        BufferManager::new(self.ports).expect("a valid port count")
-    }
-
-    fn set_clock(uut: &mut BufferManager<A>, high: bool) {
-        uut.clock.next = high.into();
-    }
-
-    fn drive(uut: &mut BufferManager<A>, v: &[u64]) {
-        uut.reset.next = v[0] != 0;
-        uut.cfg_write.next = v[1] != 0;
-        uut.cfg_address.next = v[2].into();
-        uut.cfg_data.next = v[3].into();
-        uut.ev_arrival.next = v[4] != 0;
-        uut.ev_release.next = v[5] != 0;
-        uut.ev_ingress_port.next = v[6].into();
-        uut.ev_egress_port.next = v[7].into();
-        uut.ev_dscp.next = v[8].into();
-        uut.ev_bytes.next = v[9].into();
-        uut.ev_pool.next = v[10].into();
-        uut.ev_lossless.next = v[11] != 0;
-        uut.ev_pfc.next = v[12] != 0;
-        uut.ev_classes.next = v[13].into();
-        uut.ev_quanta.next = v[14].into();
-        uut.now_ns.next = v[15].into();
-        uut.query_port.next = v[16].into();
-    }
-
-    fn observe(uut: &BufferManager<A>) -> Vec<u64> {
-        vec![
-            uut.result_valid.val() as u64,
-            uut.result_release.val() as u64,
-            uut.admitted.val() as u64,
-            uut.drop_reason.val().to_u64(),
-            uut.to_headroom.val() as u64,
-            uut.result_tc.val().to_u64(),
-            uut.result_pool.val().to_u64(),
-            uut.result_lossless.val() as u64,
-            uut.charged_bytes.val().to_u64(),
-            uut.queue_bytes.val().to_u64(),
-            uut.pause_request.val() as u64,
-            uut.resume_request.val() as u64,
-            uut.pfc_classes.val().to_u64(),
-            uut.result_pfc.val() as u64,
-            uut.paused_until_ns.val().to_u64(),
-            uut.query_paused.val().to_u64(),
-            uut.query_egress_bytes.val().to_u64(),
-            uut.trimmed.val() as u64,
-            uut.trimmed_dscp.val().to_u64(),
-            uut.resend_valid.val() as u64,
-            uut.resend_port.val().to_u64(),
-            uut.resend_pool.val().to_u64(),
-            uut.resend_classes.val().to_u64(),
-            uut.resend_due_ns.val().to_u64(),
-        ]
+crate::harness! {
+    impl[const A: usize] Harness for BufferManagerBench<A> {
+        uut: BufferManager<A>, name: "buffer_manager",
+        build(self) { BufferManager::new(self.ports).expect("a valid port count") }
+        inputs {
+            reset: 1 => "control",
+            cfg_write: 1 => CFG,
+            cfg_address: 8 => CFG,
+            cfg_data: 32 => CFG,
+            ev_arrival: 1 => EVENT,
+            ev_release: 1 => EVENT,
+            ev_ingress_port: 8 => EVENT,
+            ev_egress_port: 8 => EVENT,
+            ev_dscp: 6 => EVENT,
+            ev_bytes: 16 => EVENT,
+            ev_pool: 3 => EVENT,
+            ev_lossless: 1 => EVENT,
+            ev_pfc: 1 => EVENT,
+            ev_classes: 8 => EVENT,
+            ev_quanta: 16 => EVENT,
+            now_ns: 32 => EVENT,
+            query_port: 8 => "query",
+        }
+        outputs {
+            result_valid: 1 => RESULT,
+            result_release: 1 => RESULT,
+            admitted: 1 => RESULT,
+            drop_reason: 3 => RESULT,
+            to_headroom: 1 => RESULT,
+            result_tc: 3 => RESULT,
+            result_pool: 3 => RESULT,
+            result_lossless: 1 => RESULT,
+            charged_bytes: 16 => RESULT,
+            queue_bytes: 32 => RESULT,
+            pause_request: 1 => RESULT,
+            resume_request: 1 => RESULT,
+            pfc_classes: 8 => RESULT,
+            result_pfc: 1 => RESULT,
+            paused_until_ns: 32 => RESULT,
+            query_paused: 8 => "query",
+            query_egress_bytes: 32 => "query",
+            trimmed: 1 => RESULT,
+            trimmed_dscp: 6 => RESULT,
+            resend_valid: 1 => RESEND,
+            resend_port: 8 => RESEND,
+            resend_pool: 3 => RESEND,
+            resend_classes: 8 => RESEND,
+            resend_due_ns: 32 => RESEND,
+        }
     }
 }
 
@@ -228,27 +144,27 @@ fn zero_params(ports: usize) -> BufferParams {
     params(ports, [0; 8], 0, 0, 0, EgressMode::Fixed, [0; 8], classifier)
 }
 
-fn inputs(op: &Op) -> Vec<u64> {
-    let mut v = vec![0u64; 17];
+fn inputs_of(op: &Op) -> Vec<u64> {
+    let mut v = vec![0u64; inputs::COUNT];
     match op {
-        Op::Reset => v[0] = 1,
+        Op::Reset => v[inputs::reset] = 1,
         Op::Write(w) => {
-            v[1] = 1;
-            v[2] = w.address as u64;
-            v[3] = w.data as u64;
+            v[inputs::cfg_write] = 1;
+            v[inputs::cfg_address] = w.address as u64;
+            v[inputs::cfg_data] = w.data as u64;
         }
         Op::Arrive { ingress_port, egress_port, dscp, bytes } => {
-            v[4] = 1;
-            v[6] = *ingress_port as u64;
-            v[7] = *egress_port as u64;
-            v[8] = *dscp as u64;
-            v[9] = *bytes as u64;
+            v[inputs::ev_arrival] = 1;
+            v[inputs::ev_ingress_port] = *ingress_port as u64;
+            v[inputs::ev_egress_port] = *egress_port as u64;
+            v[inputs::ev_dscp] = *dscp as u64;
+            v[inputs::ev_bytes] = *bytes as u64;
         }
         Op::Pfc { port, classes, quanta } => {
-            v[12] = 1;
-            v[6] = *port as u64;
-            v[13] = *classes as u64;
-            v[14] = *quanta as u64;
+            v[inputs::ev_pfc] = 1;
+            v[inputs::ev_ingress_port] = *port as u64;
+            v[inputs::ev_classes] = *classes as u64;
+            v[inputs::ev_quanta] = *quanta as u64;
         }
         _ => {}
     }
@@ -256,13 +172,13 @@ fn inputs(op: &Op) -> Vec<u64> {
 }
 
 fn release_inputs(tag: &Tag) -> Vec<u64> {
-    let mut v = vec![0u64; 17];
-    v[5] = 1;
-    v[6] = tag.ingress_port as u64;
-    v[7] = tag.egress_port as u64;
-    v[9] = tag.charged_bytes as u64;
-    v[10] = tag.pool as u64;
-    v[11] = tag.lossless as u64;
+    let mut v = vec![0u64; inputs::COUNT];
+    v[inputs::ev_release] = 1;
+    v[inputs::ev_ingress_port] = tag.ingress_port as u64;
+    v[inputs::ev_egress_port] = tag.egress_port as u64;
+    v[inputs::ev_bytes] = tag.charged_bytes as u64;
+    v[inputs::ev_pool] = tag.pool as u64;
+    v[inputs::ev_lossless] = tag.lossless as u64;
     v
 }
 
@@ -298,8 +214,8 @@ fn drop_code(reason: Option<DropReason>) -> u64 {
 }
 
 fn idle_expectation() -> Vec<Option<u64>> {
-    let mut e = vec![None; out::COUNT];
-    for i in [out::VALID, out::PAUSE, out::RESUME, out::TRIMMED] {
+    let mut e = vec![None; outputs::COUNT];
+    for i in [outputs::result_valid, outputs::pause_request, outputs::resume_request, outputs::trimmed] {
         e[i] = Some(0);
     }
     e
@@ -360,10 +276,10 @@ impl<const A: usize> BufferManagerBench<A> {
             let mut paused_now = false;
             match op {
                 Op::Arrive { ingress_port, egress_port, dscp, bytes } => {
-                    stimulus.push(inputs(op));
+                    stimulus.push(inputs_of(op));
                     if !cancelled {
                         let e = self.arrival(&mut reference, &mut outstanding, now, *ingress_port, *egress_port, *dscp, *bytes);
-                        paused_now = e[out::PAUSE] == Some(1);
+                        paused_now = e[outputs::pause_request] == Some(1);
                         expected[at] = e;
                     }
                 }
@@ -376,21 +292,21 @@ impl<const A: usize> BufferManagerBench<A> {
                         expected[at] = self.release(&mut reference, &tag);
                     }
                 }
-                Op::Release(_) => stimulus.push(inputs(&Op::Idle)),
+                Op::Release(_) => stimulus.push(inputs_of(&Op::Idle)),
                 Op::Pfc { port, classes, quanta } => {
-                    stimulus.push(inputs(op));
+                    stimulus.push(inputs_of(op));
                     if !cancelled {
                         expected[at] = self.pfc(&mut reference, now, *port, *classes, *quanta);
                     }
                 }
-                other => stimulus.push(inputs(other)),
+                other => stimulus.push(inputs_of(other)),
             }
             let line = stimulus.last_mut().expect("pushed");
-            line[15] = now;
-            line[16] = query_port as u64;
+            line[inputs::now_ns] = now;
+            line[inputs::query_port] = query_port as u64;
             if cycle >= LATENCY && at < expected.len() {
-                expected[at][out::QUERY_PAUSED] = Some(paused);
-                expected[at][out::QUERY_EGRESS_BYTES] = Some(port_bytes);
+                expected[at][outputs::query_paused] = Some(paused);
+                expected[at][outputs::query_egress_bytes] = Some(port_bytes);
             }
             let next_stalls = paused_now || is_write(cycle + 1) || is_write(cycle);
             let next_resets = cycles.get(cycle + 1) == Some(&Op::Reset);
@@ -403,18 +319,18 @@ impl<const A: usize> BufferManagerBench<A> {
                     }
                 }
                 let e = &mut expected[cycle + 1];
-                e[out::RESEND] = Some(resent.is_some() as u64);
+                e[outputs::resend_valid] = Some(resent.is_some() as u64);
                 if let Some(f) = resent {
-                    e[out::RESEND_PORT] = Some(f.port as u64);
-                    e[out::RESEND_POOL] = Some(f.pool as u64);
-                    e[out::RESEND_CLASSES] = Some(f.classes as u64);
-                    e[out::RESEND_DUE] = Some(f.t_ns);
+                    e[outputs::resend_port] = Some(f.port as u64);
+                    e[outputs::resend_pool] = Some(f.pool as u64);
+                    e[outputs::resend_classes] = Some(f.classes as u64);
+                    e[outputs::resend_due_ns] = Some(f.t_ns);
                 }
             }
             paused_before = paused_now;
         }
         for e in expected.iter_mut().take(LATENCY - 1) {
-            *e = vec![None; out::COUNT];
+            *e = vec![None; outputs::COUNT];
         }
         Trace { inputs: stimulus, expected }
     }
@@ -450,23 +366,23 @@ impl<const A: usize> BufferManagerBench<A> {
             Some(t) => (t.tc, t.pool, t.lossless, t.charged_bytes),
             None => (class.tc, class.pool, class.lossless, charged_bytes(bytes as u32)),
         };
-        let mut e = vec![None; out::COUNT];
-        e[out::VALID] = Some(1);
-        e[out::RELEASE] = Some(0);
-        e[out::ADMITTED] = Some(queued.is_some() as u64);
-        e[out::DROP_REASON] = Some(drop);
-        e[out::TO_HEADROOM] = Some((queued.is_some() && ingress.charged_to == Some(ChargedTo::Headroom)) as u64);
-        e[out::TC] = Some(tc as u64);
-        e[out::POOL] = Some(pool as u64);
-        e[out::LOSSLESS] = Some(lossless as u64);
-        e[out::CHARGED_BYTES] = Some(charged as u64);
-        e[out::QUEUE_BYTES] = Some(r.egress_bytes(egress_port as usize, pool as usize));
-        e[out::PAUSE] = Some(ingress.pause_sent as u64);
-        e[out::RESUME] = Some(0);
-        e[out::PFC_CLASSES] = ingress.pause_sent.then_some(r.params().priority_group(class.pool as usize) as u64);
-        e[out::PFC_RECEIVED] = Some(0);
-        e[out::TRIMMED] = Some(trimmed_dscp.is_some() as u64);
-        e[out::TRIMMED_DSCP] = Some(trimmed_dscp.unwrap_or(0) as u64);
+        let mut e = vec![None; outputs::COUNT];
+        e[outputs::result_valid] = Some(1);
+        e[outputs::result_release] = Some(0);
+        e[outputs::admitted] = Some(queued.is_some() as u64);
+        e[outputs::drop_reason] = Some(drop);
+        e[outputs::to_headroom] = Some((queued.is_some() && ingress.charged_to == Some(ChargedTo::Headroom)) as u64);
+        e[outputs::result_tc] = Some(tc as u64);
+        e[outputs::result_pool] = Some(pool as u64);
+        e[outputs::result_lossless] = Some(lossless as u64);
+        e[outputs::charged_bytes] = Some(charged as u64);
+        e[outputs::queue_bytes] = Some(r.egress_bytes(egress_port as usize, pool as usize));
+        e[outputs::pause_request] = Some(ingress.pause_sent as u64);
+        e[outputs::resume_request] = Some(0);
+        e[outputs::pfc_classes] = ingress.pause_sent.then_some(r.params().priority_group(class.pool as usize) as u64);
+        e[outputs::result_pfc] = Some(0);
+        e[outputs::trimmed] = Some(trimmed_dscp.is_some() as u64);
+        e[outputs::trimmed_dscp] = Some(trimmed_dscp.unwrap_or(0) as u64);
         e
     }
 
@@ -475,13 +391,13 @@ impl<const A: usize> BufferManagerBench<A> {
         if self.fault == Some(Fault::PauseWithoutDelay) && quanta != 0 {
             until -= r.params().delay_ns[port as usize] as u64;
         }
-        let mut e = vec![None; out::COUNT];
-        for i in [out::RELEASE, out::ADMITTED, out::DROP_REASON, out::TO_HEADROOM, out::PAUSE, out::RESUME, out::TRIMMED] {
+        let mut e = vec![None; outputs::COUNT];
+        for i in [outputs::result_release, outputs::admitted, outputs::drop_reason, outputs::to_headroom, outputs::pause_request, outputs::resume_request, outputs::trimmed] {
             e[i] = Some(0);
         }
-        e[out::VALID] = Some(1);
-        e[out::PFC_RECEIVED] = Some(1);
-        e[out::PAUSED_UNTIL] = Some(until);
+        e[outputs::result_valid] = Some(1);
+        e[outputs::result_pfc] = Some(1);
+        e[outputs::paused_until_ns] = Some(until);
         e
     }
 
@@ -496,18 +412,18 @@ impl<const A: usize> BufferManagerBench<A> {
         });
         let resumed = r.release(tag);
         let resumed = wrong.unwrap_or(resumed);
-        let mut e = vec![None; out::COUNT];
-        for i in [out::ADMITTED, out::DROP_REASON, out::TO_HEADROOM, out::PAUSE, out::PFC_RECEIVED, out::TRIMMED] {
+        let mut e = vec![None; outputs::COUNT];
+        for i in [outputs::admitted, outputs::drop_reason, outputs::to_headroom, outputs::pause_request, outputs::result_pfc, outputs::trimmed] {
             e[i] = Some(0);
         }
-        e[out::VALID] = Some(1);
-        e[out::RELEASE] = Some(1);
-        e[out::POOL] = Some(tag.pool as u64);
-        e[out::LOSSLESS] = Some(tag.lossless as u64);
-        e[out::CHARGED_BYTES] = Some(tag.charged_bytes as u64);
-        e[out::QUEUE_BYTES] = Some(r.egress_bytes(tag.egress_port as usize, tag.pool as usize));
-        e[out::RESUME] = Some(resumed as u64);
-        e[out::PFC_CLASSES] = resumed.then_some(r.params().priority_group(tag.pool as usize) as u64);
+        e[outputs::result_valid] = Some(1);
+        e[outputs::result_release] = Some(1);
+        e[outputs::result_pool] = Some(tag.pool as u64);
+        e[outputs::result_lossless] = Some(tag.lossless as u64);
+        e[outputs::charged_bytes] = Some(tag.charged_bytes as u64);
+        e[outputs::queue_bytes] = Some(r.egress_bytes(tag.egress_port as usize, tag.pool as usize));
+        e[outputs::resume_request] = Some(resumed as u64);
+        e[outputs::pfc_classes] = resumed.then_some(r.params().priority_group(tag.pool as usize) as u64);
         e
     }
 }

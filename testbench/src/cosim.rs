@@ -24,6 +24,112 @@ pub const fn port(name: &'static str, width: usize, channel: &'static str) -> Po
     Port { name, width, channel }
 }
 
+/// An input port the harness drives from a trace word.
+pub trait DriveFrom {
+    fn drive_from(&mut self, value: u64);
+}
+
+impl DriveFrom for Signal<In, bool> {
+    fn drive_from(&mut self, value: u64) {
+        self.next = value != 0;
+    }
+}
+
+impl<const N: usize> DriveFrom for Signal<In, Bits<N>> {
+    fn drive_from(&mut self, value: u64) {
+        self.next = value.into();
+    }
+}
+
+/// An output port the harness samples into a trace word.
+pub trait SampleTo {
+    fn sample_to(&self) -> u64;
+}
+
+impl SampleTo for Signal<Out, bool> {
+    fn sample_to(&self) -> u64 {
+        self.val() as u64
+    }
+}
+
+impl<const N: usize> SampleTo for Signal<Out, Bits<N>> {
+    fn sample_to(&self) -> u64 {
+        self.val().to_u64()
+    }
+}
+
+/// Declares a block's harness from one list of its ports: the `Harness`
+/// impl (`INPUTS`/`OUTPUTS` tables, `drive`, `observe`, the clock) and two
+/// modules of named trace positions, `inputs::port_name` and
+/// `outputs::port_name`. The tables feed every engine (the rust_hdl
+/// stepper, the Icarus testbench and the Verilator driver), so a port is
+/// named, sized and ordered in one place.
+///
+/// ```text
+/// harness! {
+///     impl[] Harness for EcmpHashBench {
+///         uut: EcmpHash, name: "ecmp_hash",
+///         build(self) { EcmpHash::default() }
+///         inputs { reset: 1 => "control", cfg_data: 32 => CFG }
+///         outputs { hash_valid: 1 => RESULT }
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! harness {
+    (
+        impl[$($generics:tt)*] Harness for $bench:ty {
+            uut: $uut:ty, name: $name:literal,
+            build($self_:ident) $build:block
+            inputs { $($in_name:ident : $in_width:expr => $in_channel:expr),+ $(,)? }
+            outputs { $($out_name:ident : $out_width:expr => $out_channel:expr),+ $(,)? }
+        }
+    ) => {
+        impl<$($generics)*> $crate::cosim::Harness for $bench {
+            type Uut = $uut;
+            const NAME: &'static str = $name;
+            const INPUTS: &'static [$crate::cosim::Port] = &[$($crate::cosim::port(stringify!($in_name), $in_width, $in_channel)),+];
+            const OUTPUTS: &'static [$crate::cosim::Port] = &[$($crate::cosim::port(stringify!($out_name), $out_width, $out_channel)),+];
+
+            fn build(&$self_) -> $uut $build
+
+            fn set_clock(uut: &mut $uut, high: bool) {
+                uut.clock.next = high.into();
+            }
+
+            fn drive(uut: &mut $uut, values: &[u64]) {
+                use $crate::cosim::DriveFrom;
+                $(uut.$in_name.drive_from(values[inputs::$in_name]);)+
+            }
+
+            fn observe(uut: &$uut) -> Vec<u64> {
+                use $crate::cosim::SampleTo;
+                vec![$(uut.$out_name.sample_to()),+]
+            }
+        }
+
+        /// Positions of the block's inputs in a trace's input words.
+        #[allow(non_upper_case_globals, dead_code)]
+        pub mod inputs {
+            #[allow(non_camel_case_types)]
+            enum Position { $($in_name),+ }
+            $(pub const $in_name: usize = Position::$in_name as usize;)+
+            /// How many inputs there are.
+            pub const COUNT: usize = [$(stringify!($in_name)),+].len();
+        }
+
+        /// Positions of the block's outputs in a trace's output words.
+        #[allow(non_upper_case_globals, dead_code)]
+        pub mod outputs {
+            #[allow(non_camel_case_types)]
+            enum Position { $($out_name),+ }
+            $(pub const $out_name: usize = Position::$out_name as usize;)+
+            /// How many outputs there are.
+            pub const COUNT: usize = [$(stringify!($out_name)),+].len();
+        }
+    };
+}
+
 /// A hardware block as the harness sees it.
 pub trait Harness {
     type Uut: Block;

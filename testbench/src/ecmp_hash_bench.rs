@@ -1,7 +1,7 @@
 //! Co-simulation adapter of the ECMP hash block: its ports, the stimulus
 //! operations, and the reference model's expected outputs.
 
-use crate::cosim::{port, Harness, Port, Trace};
+use crate::cosim::Trace;
 use hdl::ecmp_hash::{EcmpHash, LATENCY};
 use reference::ecmp_hash::{flow_hash, member_index, EcmpHashParams, FlowKey};
 use reference::register_map::{apply_ecmp_hash_write, ecmp_hash_reset_params, RegisterWrite};
@@ -34,81 +34,51 @@ const CFG: &str = "configuration";
 const KEY: &str = "key";
 const RESULT: &str = "result";
 
-impl Harness for EcmpHashBench {
-    type Uut = EcmpHash;
-    const NAME: &'static str = "ecmp_hash";
-    const INPUTS: &'static [Port] = &[
-        port("reset", 1, "control"),
-        port("cfg_write", 1, CFG),
-        port("cfg_address", 8, CFG),
-        port("cfg_data", 32, CFG),
-        port("key_valid", 1, KEY),
-        port("key_proto", 8, KEY),
-        port("key_src", 32, KEY),
-        port("key_dst", 32, KEY),
-        port("key_sport", 16, KEY),
-        port("key_dport", 16, KEY),
-        port("set_size", 7, KEY),
-    ];
-    const OUTPUTS: &'static [Port] = &[
-        port("hash_valid", 1, RESULT),
-        port("flow_hash", 16, RESULT),
-        port("member", 6, RESULT),
-        port("crc", 32, RESULT),
-        port("crc_valid", 1, RESULT),
-    ];
-
-    fn build(&self) -> EcmpHash {
-        EcmpHash::default()
-    }
-
-    fn set_clock(uut: &mut EcmpHash, high: bool) {
-        uut.clock.next = high.into();
-    }
-
-    fn drive(uut: &mut EcmpHash, v: &[u64]) {
-        uut.reset.next = v[0] != 0;
-        uut.cfg_write.next = v[1] != 0;
-        uut.cfg_address.next = v[2].into();
-        uut.cfg_data.next = v[3].into();
-        uut.key_valid.next = v[4] != 0;
-        uut.key_proto.next = v[5].into();
-        uut.key_src.next = v[6].into();
-        uut.key_dst.next = v[7].into();
-        uut.key_sport.next = v[8].into();
-        uut.key_dport.next = v[9].into();
-        uut.set_size.next = v[10].into();
-    }
-
-    fn observe(uut: &EcmpHash) -> Vec<u64> {
-        vec![
-            uut.hash_valid.val() as u64,
-            uut.flow_hash.val().to_u64(),
-            uut.member.val().to_u64(),
-            uut.crc.val().to_u64(),
-            uut.crc_valid.val() as u64,
-        ]
+crate::harness! {
+    impl[] Harness for EcmpHashBench {
+        uut: EcmpHash, name: "ecmp_hash",
+        build(self) { EcmpHash::default() }
+        inputs {
+            reset: 1 => "control",
+            cfg_write: 1 => CFG,
+            cfg_address: 8 => CFG,
+            cfg_data: 32 => CFG,
+            key_valid: 1 => KEY,
+            key_proto: 8 => KEY,
+            key_src: 32 => KEY,
+            key_dst: 32 => KEY,
+            key_sport: 16 => KEY,
+            key_dport: 16 => KEY,
+            set_size: 7 => KEY,
+        }
+        outputs {
+            hash_valid: 1 => RESULT,
+            flow_hash: 16 => RESULT,
+            member: 6 => RESULT,
+            crc: 32 => RESULT,
+            crc_valid: 1 => RESULT,
+        }
     }
 }
 
 fn inputs_of(op: &Op) -> Vec<u64> {
-    let mut v = vec![0u64; 11];
+    let mut v = vec![0u64; inputs::COUNT];
     match *op {
         Op::Idle => {}
-        Op::Reset => v[0] = 1,
+        Op::Reset => v[inputs::reset] = 1,
         Op::Write(w) => {
-            v[1] = 1;
-            v[2] = w.address as u64;
-            v[3] = w.data as u64;
+            v[inputs::cfg_write] = 1;
+            v[inputs::cfg_address] = w.address as u64;
+            v[inputs::cfg_data] = w.data as u64;
         }
         Op::Key(k, size) => {
-            v[4] = 1;
-            v[5] = k.proto as u64;
-            v[6] = k.src as u64;
-            v[7] = k.dst as u64;
-            v[8] = k.sport as u64;
-            v[9] = k.dport as u64;
-            v[10] = size as u64;
+            v[inputs::key_valid] = 1;
+            v[inputs::key_proto] = k.proto as u64;
+            v[inputs::key_src] = k.src as u64;
+            v[inputs::key_dst] = k.dst as u64;
+            v[inputs::key_sport] = k.sport as u64;
+            v[inputs::key_dport] = k.dport as u64;
+            v[inputs::set_size] = size as u64;
         }
     }
     v
@@ -126,7 +96,13 @@ impl EcmpHashBench {
         if self.fault == Some(Fault::MemberOffByOne) && size > 1 {
             member = (member + 1) % size as u64;
         }
-        vec![Some(1), Some(h.flow_hash as u64), Some(member), h.crc32.map(|c| c as u64), Some(h.crc32.is_some() as u64)]
+        let mut e = vec![None; outputs::COUNT];
+        e[outputs::hash_valid] = Some(1);
+        e[outputs::flow_hash] = Some(h.flow_hash as u64);
+        e[outputs::member] = Some(member);
+        e[outputs::crc] = h.crc32.map(|c| c as u64);
+        e[outputs::crc_valid] = Some(h.crc32.is_some() as u64);
+        e
     }
 
     /// Turns stimulus into a trace: every cycle's inputs, and the outputs
@@ -137,7 +113,8 @@ impl EcmpHashBench {
         let mut all: Vec<Op> = vec![Op::Reset; LATENCY];
         all.extend_from_slice(ops);
         all.extend(std::iter::repeat_n(Op::Idle, LATENCY));
-        let idle = vec![Some(0), None, None, None, None];
+        let mut idle = vec![None; outputs::COUNT];
+        idle[outputs::hash_valid] = Some(0);
         let mut expected = vec![idle.clone(); all.len()];
         let mut params = ecmp_hash_reset_params();
         for (cycle, op) in all.iter().enumerate() {
@@ -155,7 +132,7 @@ impl EcmpHashBench {
         }
         // Before the first reset has emptied the pipeline nothing is known.
         for e in expected.iter_mut().take(LATENCY - 1) {
-            *e = vec![None; 5];
+            *e = vec![None; outputs::COUNT];
         }
         Trace { inputs: all.iter().map(inputs_of).collect(), expected }
     }

@@ -1,7 +1,7 @@
 //! Co-simulation adapter of the ECN marker block: its ports, stimulus
 //! operations, and the reference marker's expected outputs.
 
-use crate::cosim::{port, Harness, Port, Trace};
+use crate::cosim::Trace;
 use hdl::ecn_marker::{EcnMarker, LATENCY};
 use reference::ecn_marker::{EcnMarker as ReferenceMarker, EcnParams};
 use reference::register_map::{apply_ecn_write, RegisterWrite};
@@ -42,83 +42,65 @@ const CFG: &str = "configuration";
 const EVENT: &str = "event";
 const RESULT: &str = "result";
 
-impl<const A: usize> Harness for EcnMarkerBench<A> {
-    type Uut = EcnMarker<A>;
-    const NAME: &'static str = "ecn_marker";
-    const INPUTS: &'static [Port] = &[
-        port("reset", 1, "control"),
-        port("cfg_write", 1, CFG),
-        port("cfg_address", 8, CFG),
-        port("cfg_data", 32, CFG),
-        port("op_update", 1, EVENT),
-        port("op_decide", 1, EVENT),
-        port("queue_port", 8, EVENT),
-        port("queue_pool", 3, EVENT),
-        port("queue_bytes", 32, EVENT),
-        port("ect", 1, EVENT),
-    ];
-    const OUTPUTS: &'static [Port] = &[
-        port("update_valid", 1, RESULT),
-        port("decision_valid", 1, RESULT),
-        port("marked", 1, RESULT),
-        port("mean_bytes", 32, RESULT),
-    ];
-
-    fn build(&self) -> EcnMarker<A> {
-        EcnMarker::new(self.ports).expect("a valid port count")
-    }
-
-    fn set_clock(uut: &mut EcnMarker<A>, high: bool) {
-        uut.clock.next = high.into();
-    }
-
-    fn drive(uut: &mut EcnMarker<A>, v: &[u64]) {
-        uut.reset.next = v[0] != 0;
-        uut.cfg_write.next = v[1] != 0;
-        uut.cfg_address.next = v[2].into();
-        uut.cfg_data.next = v[3].into();
-        uut.op_update.next = v[4] != 0;
-        uut.op_decide.next = v[5] != 0;
-        uut.queue_port.next = v[6].into();
-        uut.queue_pool.next = v[7].into();
-        uut.queue_bytes.next = v[8].into();
-        uut.ect.next = v[9] != 0;
-    }
-
-    fn observe(uut: &EcnMarker<A>) -> Vec<u64> {
-        vec![
-            uut.update_valid.val() as u64,
-            uut.decision_valid.val() as u64,
-            uut.marked.val() as u64,
-            uut.mean_bytes.val().to_u64(),
-        ]
+crate::harness! {
+    impl[const A: usize] Harness for EcnMarkerBench<A> {
+        uut: EcnMarker<A>, name: "ecn_marker",
+        build(self) { EcnMarker::new(self.ports).expect("a valid port count") }
+        inputs {
+            reset: 1 => "control",
+            cfg_write: 1 => CFG,
+            cfg_address: 8 => CFG,
+            cfg_data: 32 => CFG,
+            op_update: 1 => EVENT,
+            op_decide: 1 => EVENT,
+            queue_port: 8 => EVENT,
+            queue_pool: 3 => EVENT,
+            queue_bytes: 32 => EVENT,
+            ect: 1 => EVENT,
+        }
+        outputs {
+            update_valid: 1 => RESULT,
+            decision_valid: 1 => RESULT,
+            marked: 1 => RESULT,
+            mean_bytes: 32 => RESULT,
+        }
     }
 }
 
 fn inputs_of(op: &Op) -> Vec<u64> {
-    let mut v = vec![0u64; 10];
+    let mut v = vec![0u64; inputs::COUNT];
     match *op {
         Op::Idle => {}
-        Op::Reset => v[0] = 1,
+        Op::Reset => v[inputs::reset] = 1,
         Op::Write(w) => {
-            v[1] = 1;
-            v[2] = w.address as u64;
-            v[3] = w.data as u64;
+            v[inputs::cfg_write] = 1;
+            v[inputs::cfg_address] = w.address as u64;
+            v[inputs::cfg_data] = w.data as u64;
         }
         Op::Update { port, pool, queue_bytes } => {
-            v[4] = 1;
-            v[6] = port as u64;
-            v[7] = pool as u64;
-            v[8] = queue_bytes as u64;
+            v[inputs::op_update] = 1;
+            v[inputs::queue_port] = port as u64;
+            v[inputs::queue_pool] = pool as u64;
+            v[inputs::queue_bytes] = queue_bytes as u64;
         }
         Op::Decide { port, pool, ect } => {
-            v[5] = 1;
-            v[6] = port as u64;
-            v[7] = pool as u64;
-            v[9] = ect as u64;
+            v[inputs::op_decide] = 1;
+            v[inputs::queue_port] = port as u64;
+            v[inputs::queue_pool] = pool as u64;
+            v[inputs::ect] = ect as u64;
         }
     }
     v
+}
+
+/// The outputs of one cycle: which result is valid, the mark, the mean.
+fn result(update: bool, decision: bool, marked: bool, mean_bytes: Option<u64>) -> Vec<Option<u64>> {
+    let mut e = vec![None; outputs::COUNT];
+    e[outputs::update_valid] = Some(update as u64);
+    e[outputs::decision_valid] = Some(decision as u64);
+    e[outputs::marked] = Some(marked as u64);
+    e[outputs::mean_bytes] = mean_bytes;
+    e
 }
 
 impl<const A: usize> EcnMarkerBench<A> {
@@ -130,7 +112,7 @@ impl<const A: usize> EcnMarkerBench<A> {
         all.extend_from_slice(ops);
         all.extend(std::iter::repeat_n(Op::Idle, LATENCY));
         let mut marker = ReferenceMarker::new(EcnParams::zeroed(), 1 << (A - 3), 0);
-        let idle = vec![Some(0), Some(0), Some(0), None];
+        let idle = result(false, false, false, None);
         let mut expected = vec![idle; all.len()];
         let mut stale_mean: Option<(u8, u8, u32)> = None;
         for (cycle, op) in all.iter().enumerate() {
@@ -148,7 +130,7 @@ impl<const A: usize> EcnMarkerBench<A> {
                         }
                     }
                     stale_mean = Some((port, pool, before));
-                    expected[at] = vec![Some(1), Some(0), Some(0), Some(mean as u64)];
+                    expected[at] = result(true, false, false, Some(mean as u64));
                 }
                 Op::Decide { port, pool, ect } if !cancelled => {
                     let swap = self.fault == Some(Fault::NeighbourPoolBand);
@@ -161,13 +143,13 @@ impl<const A: usize> EcnMarkerBench<A> {
                     }
                     let mean = marker.mean_bytes(port as usize, pool as usize);
                     stale_mean = None;
-                    expected[at] = vec![Some(0), Some(1), Some(marked as u64), Some(mean as u64)];
+                    expected[at] = result(false, true, marked, Some(mean as u64));
                 }
                 _ => stale_mean = None,
             }
         }
         for e in expected.iter_mut().take(LATENCY - 1) {
-            *e = vec![None; 4];
+            *e = vec![None; outputs::COUNT];
         }
         Trace { inputs: all.iter().map(inputs_of).collect(), expected }
     }

@@ -1,7 +1,7 @@
 //! Co-simulation adapter of the two-read-port RAM: a software memory with
 //! read-first semantics is the reference.
 
-use crate::cosim::{port, Harness, Port, Trace};
+use crate::cosim::Trace;
 use hdl::twin_read_ram::TwinReadRam;
 use rust_hdl::prelude::*;
 
@@ -23,36 +23,21 @@ pub struct TwinReadRamBench {
     pub write_first: bool,
 }
 
-impl Harness for TwinReadRamBench {
-    type Uut = Ram;
-    const NAME: &'static str = "twin_read_ram";
-    const INPUTS: &'static [Port] = &[
-        port("write_address", ADDRESS_BITS, "write"),
-        port("write_data", 16, "write"),
-        port("write_enable", 1, "write"),
-        port("read_address_a", ADDRESS_BITS, "read A"),
-        port("read_address_b", ADDRESS_BITS, "read B"),
-    ];
-    const OUTPUTS: &'static [Port] = &[port("read_data_a", 16, "read A"), port("read_data_b", 16, "read B")];
-
-    fn build(&self) -> Ram {
-        Ram::default()
-    }
-
-    fn set_clock(uut: &mut Ram, high: bool) {
-        uut.clock.next = high.into();
-    }
-
-    fn drive(uut: &mut Ram, v: &[u64]) {
-        uut.write_address.next = v[0].into();
-        uut.write_data.next = v[1].into();
-        uut.write_enable.next = v[2] != 0;
-        uut.read_address_a.next = v[3].into();
-        uut.read_address_b.next = v[4].into();
-    }
-
-    fn observe(uut: &Ram) -> Vec<u64> {
-        vec![uut.read_data_a.val().to_u64(), uut.read_data_b.val().to_u64()]
+crate::harness! {
+    impl[] Harness for TwinReadRamBench {
+        uut: Ram, name: "twin_read_ram",
+        build(self) { Ram::default() }
+        inputs {
+            write_address: ADDRESS_BITS => "write",
+            write_data: 16 => "write",
+            write_enable: 1 => "write",
+            read_address_a: ADDRESS_BITS => "read A",
+            read_address_b: ADDRESS_BITS => "read B",
+        }
+        outputs {
+            read_data_a: 16 => "read A",
+            read_data_b: 16 => "read B",
+        }
     }
 }
 

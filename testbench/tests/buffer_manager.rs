@@ -3,7 +3,7 @@
 use hdl::buffer_manager::BufferManager;
 use proptest::prelude::*;
 use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
-use testbench::buffer_manager_bench::{out, strategies, BufferManagerBench, Fault, Op};
+use testbench::buffer_manager_bench::{outputs, strategies, BufferManagerBench, Fault, Op};
 use testbench::cosim::{check, Trace};
 use testbench::proptest_cases;
 use testbench::verilator::{check_verilated, random_cosim, verilator_cycles, VerilatedModel};
@@ -34,35 +34,35 @@ proptest! {
 }
 
 fn count(trace: &Trace, output: usize, value: u64) -> usize {
-    trace.expected.iter().filter(|e| e[0] == Some(1) && e[output] == Some(value)).count()
+    trace.expected.iter().filter(|e| e[outputs::result_valid] == Some(1) && e[output] == Some(value)).count()
 }
 
 #[test]
 fn the_recorded_stimulus_reaches_every_path() {
     let trace = Bench::new(PORTS as usize).trace(&recorded_ops(10, 12_000));
-    for (what, output, value) in [("admitted", 2, 1), ("headroom full", 3, 1), ("pool full", 3, 2), ("egress limit", 3, 3),
-        ("egress pool", 3, 4), ("to headroom", 4, 1), ("pause", 10, 1), ("resume", 11, 1), ("release", 1, 1), ("PFC received", 13, 1),
-        ("trimmed", out::TRIMMED, 1)] {
+    for (what, output, value) in [("admitted", outputs::admitted, 1), ("headroom full", outputs::drop_reason, 1), ("pool full", outputs::drop_reason, 2), ("egress limit", outputs::drop_reason, 3),
+        ("egress pool", outputs::drop_reason, 4), ("to headroom", outputs::to_headroom, 1), ("pause", outputs::pause_request, 1), ("resume", outputs::resume_request, 1), ("release", outputs::result_release, 1), ("PFC received", outputs::result_pfc, 1),
+        ("trimmed", outputs::trimmed, 1)] {
         let n = count(&trace, output, value);
         assert!(n >= 5, "{what}: only {n}");
     }
-    let trimmed_last_hop = trace.expected.iter().filter(|e| e[out::TRIMMED] == Some(1) && e[out::TRIMMED_DSCP] == Some(16)).count();
-    let trimmed_here = trace.expected.iter().filter(|e| e[out::TRIMMED] == Some(1) && e[out::TRIMMED_DSCP] == Some(14)).count();
+    let trimmed_last_hop = trace.expected.iter().filter(|e| e[outputs::trimmed] == Some(1) && e[outputs::trimmed_dscp] == Some(16)).count();
+    let trimmed_here = trace.expected.iter().filter(|e| e[outputs::trimmed] == Some(1) && e[outputs::trimmed_dscp] == Some(14)).count();
     assert!(trimmed_last_hop >= 5 && trimmed_here >= 5, "trimmed {trimmed_here} / last hop {trimmed_last_hop}");
     // Trimming that fails in pool 1 too (a trimmable packet dropped).
-    let resends: Vec<&Vec<Option<u64>>> = trace.expected.iter().filter(|e| e[out::RESEND] == Some(1)).collect();
+    let resends: Vec<&Vec<Option<u64>>> = trace.expected.iter().filter(|e| e[outputs::resend_valid] == Some(1)).collect();
     assert!(resends.len() >= 20, "only {} pause re-sends", resends.len());
     // Several re-sends of one pause, and re-sends of different pairs back to back.
     let mut per_pause = std::collections::HashMap::new();
     for e in &resends {
-        *per_pause.entry((e[out::RESEND_PORT], e[out::RESEND_POOL])).or_insert(0) += 1;
+        *per_pause.entry((e[outputs::resend_port], e[outputs::resend_pool])).or_insert(0) += 1;
     }
     assert!(per_pause.len() >= 5 && per_pause.values().any(|&n| n >= 3), "{per_pause:?}");
-    let back_to_back = trace.expected.windows(2).filter(|w| w[0][out::RESEND] == Some(1) && w[1][out::RESEND] == Some(1)).count();
+    let back_to_back = trace.expected.windows(2).filter(|w| w[0][outputs::resend_valid] == Some(1) && w[1][outputs::resend_valid] == Some(1)).count();
     assert!(back_to_back >= 3, "{back_to_back} back-to-back re-sends");
-    let paused_answers = trace.expected.iter().filter(|e| e[15].is_some_and(|m| m != 0)).count();
+    let paused_answers = trace.expected.iter().filter(|e| e[outputs::query_paused].is_some_and(|m| m != 0)).count();
     assert!(paused_answers > 500 && paused_answers < trace.cycles() - 500, "{paused_answers} paused query answers");
-    let busy_ports = trace.expected.iter().filter(|e| e[16].is_some_and(|b| b != 0)).count();
+    let busy_ports = trace.expected.iter().filter(|e| e[outputs::query_egress_bytes].is_some_and(|b| b != 0)).count();
     assert!(busy_ports > 500, "{busy_ports} non-zero egress occupancy answers");
 }
 
@@ -93,8 +93,8 @@ fn generated_verilog_replays_the_reference_in_icarus() {
     let bench = Bench::new(PORTS as usize);
     let trace = bench.trace(&recorded_ops(6, 12_000));
     assert!(trace.cycles() >= 10_000);
-    let trims = trace.expected.iter().filter(|e| e[out::TRIMMED] == Some(1)).count();
-    let resends = trace.expected.iter().filter(|e| e[out::RESEND] == Some(1)).count();
+    let trims = trace.expected.iter().filter(|e| e[outputs::trimmed] == Some(1)).count();
+    let resends = trace.expected.iter().filter(|e| e[outputs::resend_valid] == Some(1)).count();
     assert!(trims >= 10 && resends >= 10, "the replay should trim and re-send: {trims} trims, {resends} re-sends");
     check(&bench, &trace, "buffer_manager_replay_source").expect("rust_hdl agrees first");
     let cycles = replay::<Bench>(&verilog(), &trace, &replay_dir("buffer_manager")).unwrap_or_else(|e| panic!("{e}"));
@@ -105,8 +105,8 @@ fn generated_verilog_replays_the_reference_in_icarus() {
 fn the_verilog_replay_can_fail() {
     let bench = Bench::new(PORTS as usize);
     let mut trace = bench.trace(&recorded_ops(7, 400));
-    let cycle = trace.expected.iter().position(|e| e[2] == Some(1)).expect("an admission");
-    trace.expected[cycle][9] = Some(trace.expected[cycle][9].unwrap() ^ 1);
+    let cycle = trace.expected.iter().position(|e| e[outputs::admitted] == Some(1)).expect("an admission");
+    trace.expected[cycle][outputs::queue_bytes] = Some(trace.expected[cycle][outputs::queue_bytes].unwrap() ^ 1);
     match replay::<Bench>(&verilog(), &trace, &replay_dir("buffer_manager_negative")) {
         Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "queue_bytes")),
         other => panic!("expected a mismatch, got {other:?}"),
@@ -154,13 +154,13 @@ fn the_vendor_pfc_example_in_hardware() {
     ops.extend((0..240).map(|_| Op::Release(0)));
     let bench = Bench::new(PORTS as usize);
     let trace = bench.trace(&ops);
-    let results: Vec<&Vec<Option<u64>>> = trace.expected.iter().filter(|e| e[0] == Some(1)).collect();
+    let results: Vec<&Vec<Option<u64>>> = trace.expected.iter().filter(|e| e[outputs::result_valid] == Some(1)).collect();
     assert_eq!(results.len(), 481);
-    let pauses: Vec<usize> = results.iter().enumerate().filter(|(_, e)| e[10] == Some(1)).map(|(i, _)| i + 1).collect();
+    let pauses: Vec<usize> = results.iter().enumerate().filter(|(_, e)| e[outputs::pause_request] == Some(1)).map(|(i, _)| i + 1).collect();
     assert_eq!(pauses, [176]);
-    assert_eq!(results.iter().filter(|e| e[4] == Some(1)).count(), 64, "177th to 240th in headroom");
-    assert_eq!(results[240][3], Some(1), "241st: headroom full");
-    let resumes: Vec<usize> = results.iter().enumerate().filter(|(_, e)| e[11] == Some(1)).map(|(i, _)| i - 240).collect();
+    assert_eq!(results.iter().filter(|e| e[outputs::to_headroom] == Some(1)).count(), 64, "177th to 240th in headroom");
+    assert_eq!(results[240][outputs::drop_reason], Some(1), "241st: headroom full");
+    let resumes: Vec<usize> = results.iter().enumerate().filter(|(_, e)| e[outputs::resume_request] == Some(1)).map(|(i, _)| i - 240).collect();
     assert_eq!(resumes, [165], "the 165th release resumes");
     let waves = run(&bench, &trace, Some(Waves::create::<Bench>("buffer_manager_pfc_example"))).unwrap_or_else(|m| panic!("{m}"));
     let w = waves.expect("traced");
@@ -186,14 +186,14 @@ fn a_pause_is_resent_every_half_pause_time_in_hardware() {
     ops.extend((0..4_000).map(|_| Op::Idle));
     let bench = Bench::new(PORTS as usize);
     let trace = bench.trace(&ops);
-    let pause_cycle = trace.expected.iter().position(|e| e[out::PAUSE] == Some(1)).expect("a pause") - 1;
+    let pause_cycle = trace.expected.iter().position(|e| e[outputs::pause_request] == Some(1)).expect("a pause") - 1;
     let paused_at = pause_cycle as u64 * NS_PER_CYCLE;
-    let resends: Vec<(usize, &Vec<Option<u64>>)> = trace.expected.iter().enumerate().filter(|(_, e)| e[out::RESEND] == Some(1)).collect();
+    let resends: Vec<(usize, &Vec<Option<u64>>)> = trace.expected.iter().enumerate().filter(|(_, e)| e[outputs::resend_valid] == Some(1)).collect();
     let end = (trace.cycles() as u64 - 1) * NS_PER_CYCLE;
     assert_eq!(resends.len() as u64, (end - paused_at) / 42_192, "one re-send per 42,192 ns");
     for (k, (cycle, e)) in resends.iter().enumerate() {
         let due = paused_at + (k as u64 + 1) * 42_192;
-        assert_eq!((e[out::RESEND_PORT], e[out::RESEND_POOL], e[out::RESEND_CLASSES], e[out::RESEND_DUE]), (Some(5), Some(0), Some(1), Some(due)));
+        assert_eq!((e[outputs::resend_port], e[outputs::resend_pool], e[outputs::resend_classes], e[outputs::resend_due_ns]), (Some(5), Some(0), Some(1), Some(due)));
         let sent = *cycle as u64 * NS_PER_CYCLE;
         assert!(due <= sent && sent < due + 128 * NS_PER_CYCLE, "due {due}, sent {sent}");
     }
@@ -220,8 +220,8 @@ fn verilated_verilog_matches_reference_over_a_million_random_cycles() {
 fn the_verilated_run_can_fail() {
     let bench = Bench::new(PORTS as usize);
     let mut trace = bench.trace(&recorded_ops(7, 400));
-    let cycle = trace.expected.iter().position(|e| e[2] == Some(1)).expect("an admission");
-    trace.expected[cycle][9] = Some(trace.expected[cycle][9].unwrap() ^ 1);
+    let cycle = trace.expected.iter().position(|e| e[outputs::admitted] == Some(1)).expect("an admission");
+    trace.expected[cycle][outputs::queue_bytes] = Some(trace.expected[cycle][outputs::queue_bytes].unwrap() ^ 1);
     match check_verilated::<Bench>(&verilated(), &trace, "buffer_manager_verilated_negative") {
         Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "queue_bytes")),
         other => panic!("expected a mismatch, got {other:?}"),

@@ -5,7 +5,7 @@ use reference::register_map::{RegisterWrite, ECMP_HASH_METHOD};
 use synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use synth::HardwareBlock;
 use testbench::cosim::{check, Trace};
-use testbench::ecmp_hash_bench::{strategies, EcmpHashBench, Fault, Op};
+use testbench::ecmp_hash_bench::{outputs, strategies, EcmpHashBench, Fault, Op};
 use testbench::proptest_cases;
 use testbench::verilator::{check_verilated, random_cosim, verilator_cycles, VerilatedModel};
 use testbench::verilog_replay::{replay, replay_dir, ReplayError};
@@ -76,8 +76,8 @@ fn generated_verilog_replays_the_reference_in_icarus() {
 fn the_verilog_replay_can_fail() {
     let bench = EcmpHashBench::default();
     let mut trace: Trace = bench.trace(&recorded_ops(3, 300));
-    let cycle = trace.expected.iter().position(|e| e[0] == Some(1)).expect("a result");
-    trace.expected[cycle][1] = Some(trace.expected[cycle][1].unwrap() ^ 1);
+    let cycle = trace.expected.iter().position(|e| e[outputs::hash_valid] == Some(1)).expect("a result");
+    trace.expected[cycle][outputs::flow_hash] = Some(trace.expected[cycle][outputs::flow_hash].unwrap() ^ 1);
     match replay::<EcmpHashBench>(&verilog(), &trace, &replay_dir("ecmp_hash_negative")) {
         Err(ReplayError::Mismatch(m)) => {
             assert_eq!((m.cycle, m.signal), (cycle, "flow_hash"));
@@ -121,8 +121,8 @@ fn verilated_verilog_matches_reference_over_a_million_random_cycles() {
 fn the_verilated_run_can_fail() {
     let bench = EcmpHashBench::default();
     let mut trace = bench.trace(&recorded_ops(3, 300));
-    let cycle = trace.expected.iter().position(|e| e[0] == Some(1)).expect("a result");
-    trace.expected[cycle][1] = Some(trace.expected[cycle][1].unwrap() ^ 1);
+    let cycle = trace.expected.iter().position(|e| e[outputs::hash_valid] == Some(1)).expect("a result");
+    trace.expected[cycle][outputs::flow_hash] = Some(trace.expected[cycle][outputs::flow_hash].unwrap() ^ 1);
     match check_verilated::<EcmpHashBench>(&verilated(), &trace, "ecmp_hash_verilated_negative") {
         Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "flow_hash")),
         other => panic!("expected a mismatch, got {other:?}"),

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use rust_hdl::prelude::*;
 use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use testbench::cosim::{check, Trace};
-use testbench::ecn_marker_bench::{strategies, EcnMarkerBench, Fault, Op};
+use testbench::ecn_marker_bench::{inputs, outputs, strategies, EcnMarkerBench, Fault, Op};
 use testbench::proptest_cases;
 use testbench::verilator::{check_verilated, random_cosim, verilator_cycles, VerilatedModel};
 use testbench::verilog_replay::{replay, replay_dir, ReplayError};
@@ -19,7 +19,7 @@ fn recorded_ops(seed: u8, cycles: usize) -> Vec<Op> {
 }
 
 fn marks(trace: &Trace) -> usize {
-    trace.expected.iter().filter(|e| e[1] == Some(1) && e[2] == Some(1)).count()
+    trace.expected.iter().filter(|e| e[outputs::decision_valid] == Some(1) && e[outputs::marked] == Some(1)).count()
 }
 
 proptest! {
@@ -41,9 +41,9 @@ proptest! {
 #[test]
 fn the_recorded_stimulus_reaches_every_outcome() {
     let trace = Bench::new(PORTS as usize).trace(&recorded_ops(4, 12_000));
-    let decided = trace.expected.iter().filter(|e| e[1] == Some(1)).count();
+    let decided = trace.expected.iter().filter(|e| e[outputs::decision_valid] == Some(1)).count();
     assert!(marks(&trace) > 100 && marks(&trace) < decided, "{} marks of {decided}", marks(&trace));
-    let back_to_back = trace.inputs.windows(2).filter(|w| w[0][4] == 1 && w[1][4] == 1 && w[0][6..8] == w[1][6..8]).count();
+    let back_to_back = trace.inputs.windows(2).filter(|w| w[0][inputs::op_update] == 1 && w[1][inputs::op_update] == 1 && w[0][inputs::queue_port..=inputs::queue_pool] == w[1][inputs::queue_port..=inputs::queue_pool]).count();
     assert!(back_to_back > 100, "{back_to_back} back-to-back updates of one queue");
 }
 
@@ -84,8 +84,8 @@ fn generated_verilog_replays_the_reference_in_icarus() {
 fn the_verilog_replay_can_fail() {
     let bench = Bench::new(PORTS as usize);
     let mut trace = bench.trace(&recorded_ops(7, 400));
-    let cycle = trace.expected.iter().position(|e| e[0] == Some(1)).expect("an update");
-    trace.expected[cycle][3] = Some(trace.expected[cycle][3].unwrap() ^ 4);
+    let cycle = trace.expected.iter().position(|e| e[outputs::update_valid] == Some(1)).expect("an update");
+    trace.expected[cycle][outputs::mean_bytes] = Some(trace.expected[cycle][outputs::mean_bytes].unwrap() ^ 4);
     match replay::<Bench>(&verilog(), &trace, &replay_dir("ecn_marker_negative")) {
         Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "mean_bytes")),
         other => panic!("expected a mismatch, got {other:?}"),
@@ -134,8 +134,8 @@ fn verilated_verilog_matches_reference_over_a_million_random_cycles() {
 fn the_verilated_run_can_fail() {
     let bench = Bench::new(PORTS as usize);
     let mut trace = bench.trace(&recorded_ops(7, 400));
-    let cycle = trace.expected.iter().position(|e| e[0] == Some(1)).expect("an update");
-    trace.expected[cycle][3] = Some(trace.expected[cycle][3].unwrap() ^ 4);
+    let cycle = trace.expected.iter().position(|e| e[outputs::update_valid] == Some(1)).expect("an update");
+    trace.expected[cycle][outputs::mean_bytes] = Some(trace.expected[cycle][outputs::mean_bytes].unwrap() ^ 4);
     match check_verilated::<Bench>(&verilated(), &trace, "ecn_marker_verilated_negative") {
         Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "mean_bytes")),
         other => panic!("expected a mismatch, got {other:?}"),

@@ -40,6 +40,10 @@ pub enum Fault {
     NoTrimming,
     /// Pauses re-sent every full pause time instead of every half.
     ResendEveryFullPause,
+    /// The dynamic limit saturates one step late (`alpha_hi > 0x3FF_FFFF`
+    /// instead of `>=`): at exactly 2^26 - 1 the 32-bit sum wraps to a
+    /// small limit. Only stimulus at that arithmetic edge can see it.
+    SaturationOneStepLate,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -180,6 +184,19 @@ fn release_inputs(tag: &Tag) -> Vec<u64> {
     v[inputs::ev_pool] = tag.pool as u64;
     v[inputs::ev_lossless] = tag.lossless as u64;
     v
+}
+
+/// Whether a dynamic limit that saturated one step late would refuse a
+/// packet of `bytes` to (`egress_port`, `pool`) that the right one admits:
+/// the limit's two 16 x 16 products, summed in 32 bits, wrap when the high
+/// product is exactly 2^26 - 1.
+fn late_saturation_drops(r: &ReferenceManager, egress_port: usize, pool: usize, bytes: u32) -> bool {
+    let EgressMode::Dynamic { alpha_q10 } = r.params().egress_mode else { return false };
+    let free = (r.params().pool_size_bytes[pool] as u64).saturating_sub(r.pool_egress_bytes(pool));
+    let alpha_hi = alpha_q10 as u64 * (free >> 16);
+    let alpha_lo = alpha_q10 as u64 * (free & 0xFFFF);
+    let wrapped_limit = ((alpha_hi << 6) + (alpha_lo >> 10)) & 0xFFFF_FFFF;
+    alpha_hi == 0x3FF_FFFF && r.egress_bytes(egress_port, pool) + bytes as u64 > wrapped_limit
 }
 
 /// The hardware's pause re-send sweep, replayed on the reference's state:
@@ -343,6 +360,9 @@ impl<const A: usize> BufferManagerBench<A> {
         let ingress = r.ingress(now, ingress_port as usize, dscp, bytes as u32);
         r.params_mut().xoff_bytes = xoff;
         let class = ingress.class;
+        let late_saturation_drop = self.fault == Some(Fault::SaturationOneStepLate)
+            && !class.lossless
+            && late_saturation_drops(r, egress_port as usize, class.pool as usize, charged_bytes(bytes as u32));
         let mut drop = drop_code(ingress.drop);
         let mut queued = None;
         let mut trimmed_dscp = None;
@@ -383,6 +403,10 @@ impl<const A: usize> BufferManagerBench<A> {
         e[outputs::result_pfc] = Some(0);
         e[outputs::trimmed] = Some(trimmed_dscp.is_some() as u64);
         e[outputs::trimmed_dscp] = Some(trimmed_dscp.unwrap_or(0) as u64);
+        if late_saturation_drop && queued.is_some() && trimmed_dscp.is_none() {
+            e[outputs::admitted] = Some(0);
+            e[outputs::drop_reason] = Some(drop_code(Some(DropReason::EgressLimit)));
+        }
         e
     }
 
@@ -466,11 +490,35 @@ pub mod strategies {
         prop_oneof![1 => bytes(), 1 => Just(1u32 << 30)]
     }
 
-    /// Random parameters, written with nothing in flight.
-    pub fn program(ports: usize) -> impl Strategy<Value = Vec<Op>> {
+    /// (alpha_q10, k): with a pool of `k x 2^16 + r` bytes and less than
+    /// `r` bytes in it, the dynamic limit's high product alpha x (free >>
+    /// 16) is exactly 2^26 - 1 (the last value that does not saturate) or
+    /// 2^26 (the first that does).
+    const SATURATION_EDGES: &[(u16, u32)] = &[
+        (8191, 8193), (8193, 8191), (2731, 24573), (24573, 2731), // 2^26 - 1
+        (2048, 32768), (4096, 16384), (16384, 4096), (32768, 2048), // 2^26
+    ];
+
+    /// Pools and alpha at the dynamic limit's saturation edge: every pool
+    /// `k x 2^16 + r` with `r` small, so the first packets land on it.
+    fn saturation_edge() -> impl Strategy<Value = (EgressMode, [u32; 8])> {
+        (prop::sample::select(SATURATION_EDGES), prop::array::uniform8(prop_oneof![0u32..2_000, 0u32..65_536]))
+            .prop_map(|((alpha_q10, k), r)| (EgressMode::Dynamic { alpha_q10 }, r.map(|r| k * 65_536 + r)))
+    }
+
+    /// Pools and egress mode: small random ones, or the saturation edge.
+    fn pools_and_mode() -> impl Strategy<Value = (EgressMode, [u32; 8])> {
         let mode = prop_oneof![Just(EgressMode::Fixed), prop::sample::select(vec![1u16, 128, 512, 1024, 2048, 65535]).prop_map(|a| EgressMode::Dynamic { alpha_q10: a })];
-        (prop::array::uniform8(bytes()), prop_oneof![0u32..60_000, (0u32..60).prop_map(|k| k * 1000)], bytes(), bytes(), mode, prop::array::uniform8(limit()), classifier())
-            .prop_map(move |(pools, headroom, xoff, xon, mode, fixed, classifier)| {
+        prop_oneof![6 => (mode, prop::array::uniform8(bytes())), 1 => saturation_edge()]
+    }
+
+    /// Random parameters, written with nothing in flight. Xon equals Xoff
+    /// in one program of eight.
+    pub fn program(ports: usize) -> impl Strategy<Value = Vec<Op>> {
+        let xon = prop_oneof![7 => bytes().prop_map(Some), 1 => Just(None)];
+        (pools_and_mode(), prop_oneof![0u32..60_000, (0u32..60).prop_map(|k| k * 1000)], bytes(), xon, prop::array::uniform8(limit()), classifier())
+            .prop_map(move |((mode, pools), headroom, xoff, xon, fixed, classifier)| {
+                let xon = xon.unwrap_or(xoff);
                 let mut ops = vec![Op::Idle; LATENCY];
                 ops.push(Op::Program(Box::new(params(ports, pools, headroom, xoff, xon, mode, fixed, classifier))));
                 ops

@@ -301,6 +301,16 @@ where
     S: proptest::strategy::Strategy,
     S::Value: std::fmt::Debug,
 {
+    try_random_cosim::<H, S>(model, strategy, trace_of, test).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`random_cosim`], returning the shrunk failure instead of panicking.
+pub fn try_random_cosim<H, S>(model: &VerilatedModel, strategy: S, trace_of: impl Fn(&S::Value) -> Trace, test: &str) -> Result<usize, String>
+where
+    H: Harness,
+    S: proptest::strategy::Strategy,
+    S::Value: std::fmt::Debug,
+{
     use proptest::test_runner::{Config, TestCaseError, TestRunner};
     let target = verilator_cycles();
     let started = std::time::Instant::now();
@@ -317,10 +327,10 @@ where
             }
         });
         if let Err(e) = result {
-            panic!("{e} (VCD of the last failing attempt: target/vcd/{test}.vcd)");
+            return Err(format!("{e} (VCD of the last failing attempt: target/vcd/{test}.vcd)"));
         }
     }
     let seconds = started.elapsed().as_secs_f64();
     eprintln!("{test}: {} random cycles through Verilator in {seconds:.1} s ({:.0} cycles/s, reference included)", cycles.get(), cycles.get() as f64 / seconds);
-    cycles.get()
+    Ok(cycles.get())
 }

@@ -6,7 +6,7 @@ use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use testbench::buffer_manager_bench::{outputs, strategies, BufferManagerBench, Fault, Op};
 use testbench::cosim::{check, Trace};
 use testbench::proptest_cases;
-use testbench::verilator::{check_verilated, random_cosim, verilator_cycles, VerilatedModel};
+use testbench::verilator::{check_verilated, random_cosim, try_random_cosim, verilator_cycles, VerilatedModel};
 use testbench::verilog_replay::{replay, replay_dir, ReplayError};
 
 type Bench = BufferManagerBench<7>;
@@ -39,7 +39,7 @@ fn count(trace: &Trace, output: usize, value: u64) -> usize {
 
 #[test]
 fn the_recorded_stimulus_reaches_every_path() {
-    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(10, 12_000));
+    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(15, 20_000));
     for (what, output, value) in [("admitted", outputs::admitted, 1), ("headroom full", outputs::drop_reason, 1), ("pool full", outputs::drop_reason, 2), ("egress limit", outputs::drop_reason, 3),
         ("egress pool", outputs::drop_reason, 4), ("to headroom", outputs::to_headroom, 1), ("pause", outputs::pause_request, 1), ("resume", outputs::resume_request, 1), ("release", outputs::result_release, 1), ("PFC received", outputs::result_pfc, 1),
         ("trimmed", outputs::trimmed, 1)] {
@@ -229,4 +229,15 @@ fn the_verilated_run_can_fail() {
     let vcd = testbench::waves::vcd_dir().join("buffer_manager_verilated_negative.vcd");
     assert!(std::fs::metadata(&vcd).map(|m| m.len() > 1000).unwrap_or(false), "the failing case leaves its VCD");
     assert!(vcd.with_extension("gtkw").exists());
+}
+
+/// A bug that only the arithmetic edge shows: the dynamic limit saturating
+/// one step late. The stimulus programs pools and alpha at the edge (see
+/// `strategies::saturation_edge`), so the wrong reference is caught.
+#[test]
+fn a_saturation_edge_off_by_one_is_caught() {
+    let bench = Bench { fault: Some(Fault::SaturationOneStepLate), ..Bench::new(PORTS as usize) };
+    let found = try_random_cosim::<Bench, _>(&verilated(), strategies::ops(PORTS, 300), |ops| bench.trace(ops), "buffer_manager_saturation_edge");
+    let message = found.expect_err("the late saturation went unnoticed");
+    assert!(message.contains("admitted") || message.contains("drop_reason"), "{message}");
 }

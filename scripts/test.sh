@@ -4,10 +4,12 @@
 #
 #   SSWITCH_PROPTEST_CASES  proptest cases per property (default in each test)
 #   SSWITCH_KEEP_VCD=1      keep every VCD trace, not only failing ones
+#   SSWITCH_VERILATOR_CYCLES  random cycles per block through Verilator (default 10^6)
+#   SSWITCH_FUZZ_CASES      generated replay files and scenarios (default 10^5 each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-needed=(verilator iverilog yosys gtkwave xvfb imagemagick)
+needed=(verilator g++ make iverilog yosys gtkwave xvfb imagemagick)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

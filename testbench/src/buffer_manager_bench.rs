@@ -1,7 +1,7 @@
 //! Co-simulation adapter of the buffer manager block: ports, stimulus and
 //! the reference buffer manager's expected outputs.
 
-use crate::cosim::Trace;
+use crate::cosim::{blank_until_reset, framed, write_inputs, ControlOps, Trace};
 use hdl::buffer_manager::{BufferManager, LATENCY};
 use reference::buffer_manager::{BufferManager as ReferenceManager, BufferParams, ChargedTo, DropReason, EgressMode, Tag};
 use reference::classify::{charged_bytes, Classifier, UetCodepoints};
@@ -148,15 +148,18 @@ fn zero_params(ports: usize) -> BufferParams {
     params(ports, [0; 8], 0, 0, 0, EgressMode::Fixed, [0; 8], classifier)
 }
 
+impl ControlOps for Op {
+    const IDLE: Op = Op::Idle;
+    const RESET: Op = Op::Reset;
+}
+
+const CFG_PORTS: [usize; 3] = [inputs::cfg_write, inputs::cfg_address, inputs::cfg_data];
+
 fn inputs_of(op: &Op) -> Vec<u64> {
     let mut v = vec![0u64; inputs::COUNT];
     match op {
         Op::Reset => v[inputs::reset] = 1,
-        Op::Write(w) => {
-            v[inputs::cfg_write] = 1;
-            v[inputs::cfg_address] = w.address as u64;
-            v[inputs::cfg_data] = w.data as u64;
-        }
+        Op::Write(w) => write_inputs(&mut v, *w, CFG_PORTS),
         Op::Arrive { ingress_port, egress_port, dscp, bytes } => {
             v[inputs::ev_arrival] = 1;
             v[inputs::ev_ingress_port] = *ingress_port as u64;
@@ -245,14 +248,11 @@ impl<const A: usize> BufferManagerBench<A> {
     /// re-sends are expected where the hardware's sweep visits a paused,
     /// due pair (see [`Sweep`]).
     pub fn trace(&self, ops: &[Op]) -> Trace {
-        let mut cycles: Vec<Op> = vec![Op::Reset; LATENCY];
-        for op in ops {
-            match op {
-                Op::Program(p) => cycles.extend(buffer_manager_image(p).into_iter().map(Op::Write)),
-                other => cycles.push(other.clone()),
-            }
-        }
-        cycles.extend(std::iter::repeat_n(Op::Idle, LATENCY));
+        let expanded = ops.iter().flat_map(|op| match op {
+            Op::Program(p) => buffer_manager_image(p).into_iter().map(Op::Write).collect(),
+            other => vec![other.clone()],
+        });
+        let cycles: Vec<Op> = framed(expanded, LATENCY);
         let mut program_at: Vec<Option<BufferParams>> = vec![None; cycles.len()];
         {
             // Parameters take effect where their first write is.
@@ -346,9 +346,7 @@ impl<const A: usize> BufferManagerBench<A> {
             }
             paused_before = paused_now;
         }
-        for e in expected.iter_mut().take(LATENCY - 1) {
-            *e = vec![None; outputs::COUNT];
-        }
+        blank_until_reset(&mut expected, LATENCY, outputs::COUNT);
         Trace { inputs: stimulus, expected }
     }
 

@@ -158,6 +158,40 @@ impl Trace {
     }
 }
 
+/// The operations every block's stimulus shares: a cycle with nothing to
+/// do, a synchronous reset, a configuration register write.
+pub trait ControlOps: Clone {
+    const IDLE: Self;
+    const RESET: Self;
+}
+
+/// A block's operations framed as every trace is: `latency` cycles of
+/// reset first (Verilog registers start unknown), `latency` idle cycles
+/// last (so the last operation's answer is sampled).
+pub fn framed<Op: ControlOps>(ops: impl IntoIterator<Item = Op>, latency: usize) -> Vec<Op> {
+    let mut all = vec![Op::RESET; latency];
+    all.extend(ops);
+    all.extend(std::iter::repeat_n(Op::IDLE, latency));
+    all
+}
+
+/// Expects nothing of the samples taken before the first reset has
+/// emptied a pipeline of `latency` cycles.
+pub fn blank_until_reset(expected: &mut [Vec<Option<u64>>], latency: usize, outputs: usize) {
+    for e in expected.iter_mut().take(latency - 1) {
+        *e = vec![None; outputs];
+    }
+}
+
+/// The inputs of a register write on the configuration channel, which
+/// every block has with the same three ports.
+pub fn write_inputs(v: &mut [u64], w: reference::register_map::RegisterWrite, positions: [usize; 3]) {
+    let [cfg_write, cfg_address, cfg_data] = positions;
+    v[cfg_write] = 1;
+    v[cfg_address] = w.address as u64;
+    v[cfg_data] = w.data as u64;
+}
+
 /// The first cycle where hardware and reference disagree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {

@@ -1,7 +1,7 @@
 //! Co-simulation adapter of the ECMP hash block: its ports, the stimulus
 //! operations, and the reference model's expected outputs.
 
-use crate::cosim::Trace;
+use crate::cosim::{blank_until_reset, framed, write_inputs, ControlOps, Trace};
 use hdl::ecmp_hash::{EcmpHash, LATENCY};
 use reference::ecmp_hash::{flow_hash, member_index, EcmpHashParams, FlowKey};
 use reference::register_map::{apply_ecmp_hash_write, ecmp_hash_reset_params, RegisterWrite};
@@ -61,16 +61,19 @@ crate::harness! {
     }
 }
 
+impl ControlOps for Op {
+    const IDLE: Op = Op::Idle;
+    const RESET: Op = Op::Reset;
+}
+
+const CFG_PORTS: [usize; 3] = [inputs::cfg_write, inputs::cfg_address, inputs::cfg_data];
+
 fn inputs_of(op: &Op) -> Vec<u64> {
     let mut v = vec![0u64; inputs::COUNT];
     match *op {
         Op::Idle => {}
         Op::Reset => v[inputs::reset] = 1,
-        Op::Write(w) => {
-            v[inputs::cfg_write] = 1;
-            v[inputs::cfg_address] = w.address as u64;
-            v[inputs::cfg_data] = w.data as u64;
-        }
+        Op::Write(w) => write_inputs(&mut v, w, CFG_PORTS),
         Op::Key(k, size) => {
             v[inputs::key_valid] = 1;
             v[inputs::key_proto] = k.proto as u64;
@@ -110,9 +113,7 @@ impl EcmpHashBench {
     /// `LATENCY` cycles hold reset (Verilog registers start unknown).
     /// Register writes must only come when no key is in flight.
     pub fn trace(&self, ops: &[Op]) -> Trace {
-        let mut all: Vec<Op> = vec![Op::Reset; LATENCY];
-        all.extend_from_slice(ops);
-        all.extend(std::iter::repeat_n(Op::Idle, LATENCY));
+        let all: Vec<Op> = framed(ops.iter().cloned(), LATENCY);
         let mut idle = vec![None; outputs::COUNT];
         idle[outputs::hash_valid] = Some(0);
         let mut expected = vec![idle.clone(); all.len()];
@@ -131,9 +132,7 @@ impl EcmpHashBench {
             }
         }
         // Before the first reset has emptied the pipeline nothing is known.
-        for e in expected.iter_mut().take(LATENCY - 1) {
-            *e = vec![None; outputs::COUNT];
-        }
+        blank_until_reset(&mut expected, LATENCY, outputs::COUNT);
         Trace { inputs: all.iter().map(inputs_of).collect(), expected }
     }
 }

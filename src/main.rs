@@ -40,6 +40,8 @@ enum Command {
     Polarization(commands::hash::PolarizationArgs),
     /// Write a hardware block's Verilog for FPGA flows
     Verilog(commands::hardware::VerilogArgs),
+    /// Place and route a hardware block (Yosys + nextpnr): Fmax, critical path, cells
+    Synth(commands::hardware::SynthArgs),
     /// The hardware register map, and a configuration's register image
     #[command(subcommand)]
     Registers(commands::hardware::RegistersCommand),
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Command::Hash(args) => commands::hash::run_hash(args),
         Command::Polarization(args) => commands::hash::run_polarization(args),
         Command::Verilog(args) => commands::hardware::run_verilog(args),
+        Command::Synth(args) => commands::hardware::run_synth(args),
         Command::Registers(args) => commands::hardware::run_registers(args),
     };
     match result {

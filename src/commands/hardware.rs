@@ -12,7 +12,8 @@ use synth::tools::{yosys_synth, Family};
 use synth::HardwareBlock;
 
 #[derive(clap::Args)]
-#[command(long_about = "Writes a hardware block's Verilog (module `top`) for FPGA flows. \
+#[command(long_about = "Writes a hardware block's Verilog for FPGA flows: module sswitch_<block> (sswitch_ecmp_hash, \
+    sswitch_ecn_marker, sswitch_buffer_manager), sub-modules sswitch_<block>$<part>, so blocks can share a design. \
     The block takes its configuration as register writes at run time; see `sswitch registers`.")]
 pub struct VerilogArgs {
     /// The block: ecmp-hash, ecn-marker or buffer-manager

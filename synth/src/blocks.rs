@@ -42,8 +42,21 @@ impl HardwareBlock {
         }
     }
 
-    /// The block's Verilog (module `top`), after rust_hdl's own checks.
+    /// The Verilog module name of the block: `sswitch_<block>`; its
+    /// sub-modules are `sswitch_<block>$<field>`, so two blocks can sit in
+    /// one design.
+    pub fn module_name(self) -> String {
+        format!("sswitch_{}", self.name().replace('-', "_"))
+    }
+
+    /// The block's Verilog (module [`module_name`](Self::module_name)),
+    /// after rust_hdl's own checks.
     pub fn verilog(self) -> Result<String, String> {
+        Ok(rename_top(&self.rust_hdl_verilog()?, &self.module_name()))
+    }
+
+    /// The Verilog as rust_hdl writes it: module `top`, sub-modules `top$x`.
+    fn rust_hdl_verilog(self) -> Result<String, String> {
         match self {
             HardwareBlock::EcmpHash => checked_verilog(EcmpHash::default()),
             HardwareBlock::EcnMarker { ports } => per_port_verilog(ports, "ecn-marker", |a, p| match a {
@@ -68,6 +81,33 @@ impl HardwareBlock {
             }),
         }
     }
+}
+
+/// Renames rust_hdl's module `top` and its sub-modules `top$...` to
+/// `name` and `name$...`, token by token (a Verilog identifier may hold `$`).
+pub fn rename_top(verilog: &str, name: &str) -> String {
+    let mut out = String::with_capacity(verilog.len() + 1024);
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        if token == "top" || token.starts_with("top$") {
+            out.push_str(name);
+            out.push_str(&token["top".len()..]);
+        } else {
+            out.push_str(token);
+        }
+        token.clear();
+    };
+    for c in verilog.chars() {
+        let continues = c.is_ascii_alphanumeric() || c == '_' || (c == '$' && !token.is_empty());
+        if continues {
+            token.push(c);
+        } else {
+            flush(&mut token, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
 }
 
 /// RAM address bits for `ports` ports: 3 pool bits and enough port bits.
@@ -104,6 +144,13 @@ pub fn checked_verilog<B: Block>(mut uut: B) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_top_module_and_its_sub_modules_are_renamed() {
+        let v = "module top(a);\n  top$s1 s1(.d(top_x));\n  wire topper;\nendmodule // top\nmodule top$s1(d);";
+        assert_eq!(rename_top(v, "sswitch_x"),
+            "module sswitch_x(a);\n  sswitch_x$s1 s1(.d(top_x));\n  wire topper;\nendmodule // sswitch_x\nmodule sswitch_x$s1(d);");
+    }
 
     #[test]
     fn address_bits_fit_the_ports() {

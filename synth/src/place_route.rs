@@ -131,13 +131,14 @@ fn on_path(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(name)).find(|p| p.is_file()))
 }
 
-/// Synthesizes `verilog` (module `top`) in `dir` and places and routes it
+/// Synthesizes the Verilog file `verilog` (its first module is the top) in its folder and places and routes it
 /// on `device` at `speed`, aiming at `target_mhz`.
 pub fn place_and_route(verilog: &Path, device: Device, speed: u8, seed: u64, target_mhz: u32) -> Result<PlaceRouteReport, ToolError> {
     let dir = verilog.parent().expect("a file has a folder");
     let file = verilog.file_name().expect("a file").to_string_lossy().to_string();
     let synth = if device.is_ecp5() { "synth_ecp5" } else { "synth_ice40" };
-    let script = format!("read_verilog {file}; hierarchy -check -top top; {synth} -top top -json netlist.json; tee -o cells.txt stat");
+    let top = crate::tools::top_module_of(verilog)?;
+    let script = format!("read_verilog {file}; hierarchy -check -top {top}; {synth} -top {top} -json netlist.json; tee -o cells.txt stat");
     let out = run("yosys", &["-q", "-p", &script], dir)?;
     if !out.status.success() {
         return Err(ToolError(format!("yosys {synth} failed:\n{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))));

@@ -36,6 +36,20 @@ fn text(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
+/// The name of the first module of a Verilog text: the block's top
+/// (rust_hdl writes the top first, its sub-blocks after it).
+pub fn top_module(verilog: &str) -> Option<&str> {
+    let line = verilog.lines().map(str::trim_start).find(|l| l.starts_with("module "))?;
+    let name = line["module ".len()..].split(|c: char| c == '(' || c == ';' || c.is_whitespace()).next()?;
+    (!name.is_empty()).then_some(name)
+}
+
+/// The top module of a Verilog file.
+pub fn top_module_of(path: &Path) -> Result<String, ToolError> {
+    let text = std::fs::read_to_string(path).map_err(|e| ToolError(format!("cannot read {}: {e}", path.display())))?;
+    top_module(&text).map(str::to_string).ok_or_else(|| ToolError(format!("{} declares no module", path.display())))
+}
+
 /// Writes `verilog` as `dir/file` and returns the path.
 pub fn write_verilog(dir: &Path, file: &str, verilog: &str) -> std::io::Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
@@ -52,7 +66,7 @@ pub const WAIVED_LINT: &[(&str, &str)] = &[
     ("WIDTHTRUNC", "the same literals assigned to narrower registers"),
     ("UNUSEDSIGNAL", "rust_hdl emits every field, including constant parameters and bits a block ignores"),
     ("UNUSEDPARAM", "constants of sub-blocks are emitted as localparams even when unused"),
-    ("DECLFILENAME", "rust_hdl names the top module `top` whatever the file is called"),
+    ("DECLFILENAME", "the module names (`sswitch_<block>`, or rust_hdl's `top`) differ from the file names"),
     ("BLKSEQ", "rust_hdl's DFFs assign with `<=` but its combinational kernels use blocking `=` in always @(*)"),
     ("VARHIDDEN", "loop variables declared inside generated kernels shadow module-level names"),
 ];
@@ -62,7 +76,8 @@ pub const WAIVED_LINT: &[(&str, &str)] = &[
 pub fn verilator_lint(path: &Path) -> Result<BTreeMap<String, usize>, ToolError> {
     let dir = path.parent().expect("a file has a folder");
     let file = path.file_name().expect("a file").to_string_lossy().to_string();
-    let out = run("verilator", &["--lint-only", "-Wall", "-Wno-fatal", "--top-module", "top", &file], dir)?;
+    let top = top_module_of(path)?;
+    let out = run("verilator", &["--lint-only", "-Wall", "-Wno-fatal", "--top-module", &top, &file], dir)?;
     let log = text(&out);
     let mut classes = BTreeMap::new();
     for line in log.lines() {
@@ -127,8 +142,9 @@ impl SynthReport {
 pub fn yosys_synth(path: &Path, family: Family) -> Result<SynthReport, ToolError> {
     let dir = path.parent().expect("a file has a folder");
     let file = path.file_name().expect("a file").to_string_lossy().to_string();
+    let top = top_module_of(path)?;
     let script = format!(
-        "read_verilog {file}; hierarchy -check -top top; proc; check -assert; {} -top top; stat",
+        "read_verilog {file}; hierarchy -check -top {top}; proc; check -assert; {} -top {top}; stat",
         family.synth_command()
     );
     let out = run("yosys", &["-q", "-p", &script.replace("; stat", "; tee -o yosys_stat.txt stat")], dir)?;
@@ -175,4 +191,16 @@ pub fn icarus_run(dir: &Path, files: &[&str], top: &str) -> Result<String, ToolE
         return Err(ToolError(format!("vvp failed:\n{log}")));
     }
     Ok(log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_top_module_is_the_first_declared() {
+        assert_eq!(top_module("// x\nmodule sswitch_ecmp_hash(clock, reset);\nendmodule\nmodule sswitch_ecmp_hash$s1(d);"), Some("sswitch_ecmp_hash"));
+        assert_eq!(top_module("module top;"), Some("top"));
+        assert_eq!(top_module("wire x;"), None);
+    }
 }

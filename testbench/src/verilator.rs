@@ -38,7 +38,7 @@ pub fn model_cache_dir() -> PathBuf {
 
 /// Options passed to Verilator; part of the cache key.
 const VERILATOR_FLAGS: &[&str] = &[
-    "--cc", "--exe", "--build", "-j", "2", "--top-module", "top", "--trace", "-O3", "--x-assign", "fast",
+    "--cc", "--exe", "--build", "-j", "2", "--prefix", "Vtop", "--trace", "-O3", "--x-assign", "fast",
     "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-MAKEFLAGS", "OPT_FAST=-O2", "-MAKEFLAGS", "OPT_SLOW=-O1", "-o", "replay",
 ];
 
@@ -146,7 +146,8 @@ fn verilator_version() -> String {
 }
 
 impl VerilatedModel {
-    /// Compiles `verilog` (module `top`) with the harness's driver, or
+    /// Compiles `verilog` (its first module is the block; the model class
+    /// is `Vtop` whatever the module's name) with the harness's driver, or
     /// reuses the model compiled from the same Verilog and driver before.
     pub fn build<H: Harness>(verilog: &str) -> Result<VerilatedModel, ReplayError> {
         let driver = driver_source::<H>().map_err(|e| ReplayError::Tool(ToolError(e)))?;
@@ -164,8 +165,9 @@ impl VerilatedModel {
         std::fs::create_dir_all(&building).map_err(tool_error)?;
         std::fs::write(building.join("top.v"), verilog).map_err(tool_error)?;
         std::fs::write(building.join("driver.cpp"), &driver).map_err(tool_error)?;
+        let top = synth::tools::top_module(verilog).ok_or_else(|| ReplayError::Tool(ToolError("the Verilog declares no module".into())))?;
         let mut args: Vec<&str> = VERILATOR_FLAGS.to_vec();
-        args.extend(["--Mdir", "obj", "top.v", "driver.cpp"]);
+        args.extend(["--top-module", top, "--Mdir", "obj", "top.v", "driver.cpp"]);
         let out = synth::tools::run("verilator", &args, &building).map_err(ReplayError::Tool)?;
         if !out.status.success() {
             return Err(ReplayError::Tool(ToolError(format!(

@@ -30,7 +30,7 @@ fn pack(ports: &[Port], values: impl Iterator<Item = u64>) -> String {
     ports.iter().zip(values).map(|(p, v)| format!("{:0width$x}", v, width = hex_digits(p.width))).collect()
 }
 
-fn testbench<H: Harness>(cycles: usize) -> String {
+fn testbench<H: Harness>(top: &str, cycles: usize) -> String {
     let in_w = packed_width(H::INPUTS);
     let out_w = packed_width(H::OUTPUTS);
     let mut tb = String::new();
@@ -48,7 +48,7 @@ fn testbench<H: Harness>(cycles: usize) -> String {
     let _ = writeln!(tb, "  integer i;");
     let mut conns: Vec<String> = vec![".clock(clock)".into()];
     conns.extend(H::INPUTS.iter().chain(H::OUTPUTS).map(|p| format!(".{0}({0})", p.name)));
-    let _ = writeln!(tb, "  top uut({});", conns.join(", "));
+    let _ = writeln!(tb, "  {top} uut({});", conns.join(", "));
     let _ = writeln!(tb, "  initial begin");
     let _ = writeln!(tb, "    $readmemh(\"stimulus.hex\", stimulus);\n    $readmemh(\"expected.hex\", expected);\n    $readmemh(\"care.hex\", care);");
     let _ = writeln!(tb, "    for (i = 0; i < {cycles}; i = i + 1) begin");
@@ -90,11 +90,12 @@ impl std::fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// Replays `trace` through `verilog` (module `top`) in Icarus.
+/// Replays `trace` through `verilog` (its first module is the block) in Icarus.
 pub fn replay<H: Harness>(verilog: &str, trace: &Trace, dir: &Path) -> Result<usize, ReplayError> {
     let tool = |e: std::io::Error| ReplayError::Tool(ToolError(e.to_string()));
+    let top = synth::tools::top_module(verilog).ok_or_else(|| ReplayError::Tool(ToolError("the Verilog declares no module".into())))?;
     write_verilog(dir, "top.v", verilog).map_err(tool)?;
-    write_verilog(dir, "replay.v", &testbench::<H>(trace.cycles())).map_err(tool)?;
+    write_verilog(dir, "replay.v", &testbench::<H>(top, trace.cycles())).map_err(tool)?;
     let stim: Vec<String> = trace.inputs.iter().map(|v| pack(H::INPUTS, v.iter().copied())).collect();
     let expect: Vec<String> = trace.expected.iter().map(|v| pack(H::OUTPUTS, v.iter().map(|x| x.unwrap_or(0)))).collect();
     let care: Vec<String> = trace.expected.iter().map(|v| pack(H::OUTPUTS, v.iter().map(|x| x.is_some() as u64))).collect();

@@ -118,6 +118,9 @@ fn simulation_names_cannot_leave_the_output_folder() {
 
 // ----- passes silently -----
 
+/// A change to a scenario document.
+type Change = Box<dyn Fn(&mut Value)>;
+
 fn incast_with(dir: &Path, change: impl Fn(&mut Value)) -> String {
     let mut scenario: Value = serde_json::from_str(&stdout(&sswitch(&["scenario", "incast"]))).unwrap();
     change(&mut scenario);
@@ -211,7 +214,7 @@ fn oversubscription_is_reported_by_check_plan_and_sim() {
 #[test]
 fn impossible_scenarios_are_refused_naming_the_field() {
     let dir = fresh_dir("impossible");
-    let cases: [(&str, Box<dyn Fn(&mut Value)>); 6] = [
+    let cases: [(&str, Change); 6] = [
         ("flows[0].start", Box::new(|s| { s["flows"][0]["start"] = json!("10us"); s["flows"][0]["stop"] = json!("5us"); })),
         ("flows[0].start", Box::new(|s| s["flows"][0]["start"] = json!("30us"))),
         ("peer_pauses[0].until", Box::new(|s| s["peer_pauses"] = json!([{"port": 7, "classes": [2], "at": "10us", "every": "1us", "until": "5us"}]))),
@@ -246,7 +249,7 @@ fn patching_a_unit_restates_default_min_and_max() {
 #[test]
 fn scenario_errors_name_the_field_path() {
     let dir = fresh_dir("field_paths");
-    let cases: [(&str, &str, Box<dyn Fn(&mut Value)>); 5] = [
+    let cases: [(&str, &str, Change); 5] = [
         ("flows[0].ingress_port", "-1", Box::new(|s| s["flows"][0]["ingress_port"] = json!(-1))),
         ("flows[1].ingress_port", "70000", Box::new(|s| s["flows"][1]["ingress_port"] = json!(70_000))),
         ("peer_pauses[0].quanta", "70000", Box::new(|s| s["peer_pauses"] = json!([{"port": 7, "classes": [2], "at": "1us", "quanta": 70_000}]))),

@@ -319,7 +319,7 @@ impl<const A: usize> BufferManagerBench<A> {
                 other => stimulus.push(inputs_of(other)),
             }
             let line = stimulus.last_mut().expect("pushed");
-            line[inputs::now_ns] = now;
+            line[inputs::now_ns] = reference::limits::hardware_time_ns(now).unwrap_or_else(|e| panic!("the stimulus outran the hardware clock: {e}")) as u64;
             line[inputs::query_port] = query_port as u64;
             if cycle >= LATENCY && at < expected.len() {
                 expected[at][outputs::query_paused] = Some(paused);

@@ -34,3 +34,24 @@ fn vcd_files_go_to_one_folder_named_after_the_test() {
     assert_eq!(w.gtkw_path, vcd_dir().join("naming_check.gtkw"));
     assert!(vcd_dir().ends_with("target/vcd"));
 }
+
+/// The VCD a failing Verilator run leaves opens with the same view: its
+/// scope is `uut`, as the rust_hdl stepper's is.
+#[test]
+fn a_verilator_vcd_renders_with_the_blocks_view() {
+    use testbench::verilator::{check_verilated, VerilatedModel};
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[9; 32]));
+    let ops = strategies::ops(16, 20).new_tree(&mut runner).unwrap().current();
+    let bench = Bench::new(16);
+    let verilog = synth::HardwareBlock::EcnMarker { ports: 16 }.verilog().unwrap();
+    let model = VerilatedModel::build::<Bench>(&verilog).unwrap_or_else(|e| panic!("{e}"));
+    let mut trace = bench.trace(&ops);
+    let last = trace.expected.len() - 1;
+    trace.expected[last][testbench::ecn_marker_bench::outputs::update_valid] = Some(1); // a mismatch at the end: the whole run is dumped
+    assert!(check_verilated::<Bench>(&model, &trace, "verilator_render").is_err());
+    let (vcd, gtkw, png) = (vcd_dir().join("verilator_render.vcd"), vcd_dir().join("verilator_render.gtkw"), vcd_dir().join("verilator_render.png"));
+    let _ = std::fs::remove_file(&png);
+    render_png(&vcd, &gtkw, &png).unwrap_or_else(|e| panic!("{e}"));
+    let fraction = waveform_fraction(&png).unwrap_or_else(|e| panic!("{e}"));
+    assert!(fraction > 0.001, "only {fraction} of the screenshot is waveform");
+}

@@ -15,7 +15,7 @@ fn main() {
         let mut events = 0;
         for _ in 0..5 {
             let started = Instant::now();
-            let options = SimOptions { node_id: 1, component_name: "switch-1".into(), progress: false, record_files: None };
+            let options = SimOptions { node_id: 1, component_name: "switch-1".into(), progress: None, record_files: None };
             let result = reference::sim::run(&Document::defaults(), &checked, SwitchIdentity { node_id: 1, sim_seed: 1, run: 0 }, options, None)
                 .expect("runs");
             times.push(started.elapsed().as_secs_f64());

@@ -354,7 +354,7 @@ fn check_scenario(text: &str, folder: &PathBuf) -> Result<(), TestCaseError> {
     if checked.duration_ps > LONGEST_FUZZ_RUN_PS {
         return Ok(()); // checked, but too long to simulate 10^5 times
     }
-    let options = SimOptions { node_id: 1, component_name: "switch-1".into(), progress: false, record_files: None };
+    let options = SimOptions { node_id: 1, component_name: "switch-1".into(), progress: None, record_files: None };
     let identity = SwitchIdentity { node_id: 1, sim_seed: 1, run: 0 };
     let result = match reference::sim::run(&reference::Document::defaults(), &checked, identity, options, None) {
         Ok(result) => result,

@@ -17,7 +17,7 @@ fn identity() -> SwitchIdentity {
 }
 
 fn options() -> SimOptions {
-    SimOptions { node_id: 1, component_name: "switch-1".into(), progress: false, record_files: None }
+    SimOptions { node_id: 1, component_name: "switch-1".into(), progress: None, record_files: None }
 }
 
 fn simulate(scenario: &Scenario) -> SimResult {
@@ -233,4 +233,27 @@ fn load_balancing_record_is_not_written_when_disabled() {
     let mut s = scenario(one_flow("5us", json!({})));
     s.config_patch.as_mut().unwrap()["EnableLoadBalancingStats"] = json!({"value": false, "type": "bool"});
     assert!(simulate(&s).lb_stats.is_none());
+}
+
+/// A progress bar is drawn on stderr only when it is a terminal, never
+/// with --quiet, and the summary on stdout is the same either way.
+#[test]
+fn progress_shows_on_a_terminal_and_never_breaks_piped_output() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sim_progress");
+    let out = dir.to_str().unwrap();
+    let piped = sswitch(&["sim", "--out", out, "--duration", "20ms"]);
+    assert!(piped.status.success());
+    assert_eq!(stderr(&piped), "", "nothing on a piped stderr");
+    let summary = stdout(&piped);
+    assert!(summary.contains("balanced"));
+    let on_terminal = |extra: &str| {
+        // `script` gives the command a terminal and copies what it drew.
+        let command = format!("{} sim --out {out} --duration 20ms {extra}", env!("CARGO_BIN_EXE_sswitch"));
+        let o = std::process::Command::new("script").args(["-qec", &command, "/dev/null"]).output().expect("script (util-linux) runs");
+        String::from_utf8_lossy(&o.stdout).replace('\r', "")
+    };
+    let drawn = on_terminal("");
+    assert!(drawn.contains("us simulated") && drawn.contains("events/s"), "a bar on a terminal: {drawn}");
+    assert!(drawn.contains(summary.lines().last().unwrap()), "the summary survives the bar");
+    assert!(!on_terminal("--quiet").contains("us simulated"), "--quiet draws nothing");
 }

@@ -2,7 +2,7 @@
 
 use super::{load_document, CommandResult, Failure};
 use reference::sim::scenario::{check_simulation_name, parse_time_ps};
-use reference::sim::{built_in, Scenario, SimError, SimOptions, BUILT_IN};
+use reference::sim::{built_in, Progress, ProgressReport, Scenario, SimError, SimOptions, BUILT_IN};
 use reference::switch::SwitchIdentity;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
@@ -40,6 +40,33 @@ pub struct SimArgs {
     /// The simulation's name in file names; the scenario's name by default
     #[arg(long)]
     pub name: Option<String>,
+    /// No progress bar (it is drawn only when stderr is a terminal)
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// A progress bar on stderr in simulated time, with events/s and the time
+/// left, when stderr is a terminal and the user did not ask for quiet.
+fn progress_bar(quiet: bool, duration_ps: u64) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if quiet || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(duration_ps / 1_000_000);
+    let style = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} us simulated, {msg}, {eta} left")
+        .expect("a valid template");
+    bar.set_style(style);
+    bar.set_message("starting");
+    Some(bar)
+}
+
+fn progress_of(bar: &indicatif::ProgressBar) -> Progress {
+    let bar = bar.clone();
+    let started = std::time::Instant::now();
+    Progress(std::sync::Arc::new(move |r: ProgressReport| {
+        bar.set_position(r.simulated_ps / 1_000_000);
+        bar.set_message(format!("{:.2} M events/s", r.switch_events as f64 / started.elapsed().as_secs_f64() / 1e6));
+    }))
 }
 
 fn load_scenario(spec: &str) -> Result<Scenario, Failure> {
@@ -67,10 +94,11 @@ pub fn run(a: SimArgs) -> CommandResult {
     }
     let name = a.name.clone().unwrap_or_else(|| checked.name.clone());
     let identity = SwitchIdentity { node_id: a.node_id, sim_seed: a.seed, run: a.run };
+    let bar = progress_bar(a.quiet, checked.duration_ps);
     let options = SimOptions {
         node_id: a.node_id,
         component_name: format!("switch-{}", a.node_id),
-        progress: true,
+        progress: bar.as_ref().map(progress_of),
         record_files: Some((a.out.clone(), name.clone())),
     };
     let trace_partial = a.trace.as_ref().map(|p| p.with_extension("jsonl.partial"));
@@ -88,6 +116,9 @@ pub fn run(a: SimArgs) -> CommandResult {
         SimError::Io(e) => Failure::input(format!("cannot write the trace or the records to {}: {e}", a.out.display())),
     });
     drop(trace_file);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     let result = match result {
         Ok(r) => r,
         Err(f) => {

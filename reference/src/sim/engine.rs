@@ -29,12 +29,30 @@ pub const ETHERNET_BYTES: u64 = 18;
 /// A PFC frame on the wire.
 pub const PFC_FRAME_BYTES: u64 = 64;
 
+/// How far a run has got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProgressReport {
+    pub simulated_ps: u64,
+    pub duration_ps: u64,
+    pub switch_events: u64,
+}
+
+/// Where a run reports its progress (the command line draws a bar).
+#[derive(Clone)]
+pub struct Progress(pub std::sync::Arc<dyn Fn(ProgressReport) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress(..)")
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct SimOptions {
     pub node_id: u32,
     pub component_name: String,
-    /// Print progress to stderr every few seconds of wall time.
-    pub progress: bool,
+    /// Told how far the run has got, about ten times a second of wall time.
+    pub progress: Option<Progress>,
     /// Stream the records to files in this folder, named after this
     /// simulation, as the run makes them (None: keep them in the result).
     pub record_files: Option<(std::path::PathBuf, String)>,
@@ -227,7 +245,6 @@ pub struct Simulation<'a> {
     lb_interval_ps: u64,
     lb_enabled: bool,
     trim_enabled: bool,
-    started: std::time::Instant,
     last_progress: std::time::Instant,
     capacity: crate::capacity::Oversubscription,
     /// Where rows go as they are made; None keeps them in the records.
@@ -280,7 +297,6 @@ impl<'a> Simulation<'a> {
             lb_interval_ps: config.lb_stats_interval_ps,
             lb_enabled: config.lb_stats_enabled,
             trim_enabled: config.trimming_stats_enabled,
-            started: std::time::Instant::now(),
             last_progress: std::time::Instant::now(),
             capacity: crate::capacity::Oversubscription::new(config, scenario.downlinks as u32, scenario.uplinks as u32),
             files: None,
@@ -386,12 +402,12 @@ impl<'a> Simulation<'a> {
     }
 
     fn progress(&mut self, end: u64) {
-        if self.options.progress && self.last_progress.elapsed().as_secs() >= 2 {
-            self.last_progress = std::time::Instant::now();
-            eprintln!("sim: {:.0}% ({} of {} us simulated, {} switch events, {:.1} s)",
-                100.0 * self.now_ps as f64 / end as f64, self.now_ps / 1_000_000, end / 1_000_000,
-                self.summary.events, self.started.elapsed().as_secs_f64());
+        let Some(progress) = &self.options.progress else { return };
+        if self.summary.events % 1024 != 0 || self.last_progress.elapsed().as_millis() < 100 {
+            return;
         }
+        self.last_progress = std::time::Instant::now();
+        (progress.0)(ProgressReport { simulated_ps: self.now_ps, duration_ps: end, switch_events: self.summary.events });
     }
 
     fn log(&mut self, event: Event) -> u64 {

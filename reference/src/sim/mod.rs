@@ -10,7 +10,7 @@ pub mod engine;
 pub mod records;
 pub mod scenario;
 
-pub use engine::{SimOptions, SimResult, Simulation, Summary};
+pub use engine::{Progress, ProgressReport, SimOptions, SimResult, Simulation, Summary};
 pub use scenario::{built_in, CheckedScenario, Scenario, ScenarioError, BUILT_IN};
 
 use crate::classify::UetCodepoints;

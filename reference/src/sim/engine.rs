@@ -745,15 +745,26 @@ impl<'a> Simulation<'a> {
             for (k, (buff, uldl)) in [("sharedBuffer", "-"), ("ingressUsage", "ul"), ("ingressUsage", "dl"), ("egressQueue", "ul"), ("egressQueue", "dl")].iter().enumerate() {
                 let s = self.samples[pool][k];
                 let pct = |b: f64| format!("{:.4}", 100.0 * b / size as f64);
-                let row = vec![
-                    utc.clone(), sec.clone(), name.clone(), "0".into(), node.clone(), pool.to_string(), buff.to_string(), uldl.to_string(),
-                    s.last.to_string(), size.to_string(), s.count.to_string(),
-                    if s.count > 0 { s.min } else { s.last }.to_string(),
-                    if s.count > 0 { s.max } else { s.last }.to_string(),
-                    format!("{:.3}", if s.count > 0 { s.mean() } else { s.last as f64 }),
-                    pct(if s.count > 0 { s.max } else { s.last } as f64),
-                    pct(if s.count > 0 { s.mean() } else { s.last as f64 }),
-                ];
+                let (min, max, mean) = if s.count > 0 { (s.min, s.max, s.mean()) } else { (s.last, s.last, s.last as f64) };
+                let row = BuffRow {
+                    time_utc: utc.clone(),
+                    sim_time_sec: sec.clone(),
+                    component_name: name.clone(),
+                    tier: "0".into(),
+                    node_id: node.clone(),
+                    pool_num: pool.to_string(),
+                    buff_id: buff.to_string(),
+                    uldl: uldl.to_string(),
+                    total_bytes: s.last.to_string(),
+                    buffer_limit: size.to_string(),
+                    ivl_count: s.count.to_string(),
+                    ivl_min_bytes: min.to_string(),
+                    ivl_max_bytes: max.to_string(),
+                    ivl_mean_bytes: format!("{mean:.3}"),
+                    ivl_max_pct_util: pct(max as f64),
+                    ivl_mean_pct_util: pct(mean),
+                }
+                .cells();
                 let written = self.buffer_stats.push(row, self.files.as_mut());
                 if let Err(e) = written {
                     self.io_error.get_or_insert(e);
@@ -772,13 +783,33 @@ impl<'a> Simulation<'a> {
                 let k = c.clock;
                 let percent_xon = if interval == 0 { 100.0 } else { 100.0 * (interval - k.ivl_ps.min(interval)) as f64 / interval as f64 };
                 let ratio = if k.ivl_ps == 0 { 0.0 } else { k.ivl_occupied_ps as f64 / k.ivl_ps as f64 };
-                let row = vec![
-                    "sswitch".into(), utc.clone(), sec.clone(), node.clone(), name.clone(), "ScalaSwitch".into(), port.to_string(),
-                    uldl.into(), "0".into(), "0".into(), tc.to_string(), c.xoff_tx.to_string(), c.xoff_rx.to_string(),
-                    c.xon_tx.to_string(), c.xon_rx.to_string(), usec(k.total_ps), usec(k.ivl_ps), usec(k.ivl_max_ps),
-                    usec(k.ivl_occupied_ps), usec(k.ivl_max_occupied_ps), usec(k.total_occupied_ps), format!("{percent_xon:.3}"),
-                    format!("{ratio:.4}"), c.marked.to_string(),
-                ];
+                let row = EcnPfcRow {
+                    job_id: "sswitch".into(),
+                    time_utc: utc.clone(),
+                    sim_time_sec: sec.clone(),
+                    node_id: node.clone(),
+                    component_name: name.clone(),
+                    component_type: "ScalaSwitch".into(),
+                    ifid: port.to_string(),
+                    uldl: uldl.into(),
+                    tier: "0".into(),
+                    subtier: "0".into(),
+                    priority: tc.to_string(),
+                    pfcxoff_tx: c.xoff_tx.to_string(),
+                    pfcxoff_rx: c.xoff_rx.to_string(),
+                    pfcxon_tx: c.xon_tx.to_string(),
+                    pfcxon_rx: c.xon_rx.to_string(),
+                    pfc_time_paused_usec: usec(k.total_ps),
+                    interval_total_time_xoff_usec: usec(k.ivl_ps),
+                    interval_max_time_xoff_usec: usec(k.ivl_max_ps),
+                    interval_total_time_xoff_egr_occ_usec: usec(k.ivl_occupied_ps),
+                    interval_max_time_xoff_egr_occ_usec: usec(k.ivl_max_occupied_ps),
+                    total_xoff_time_egr_occ_usec: usec(k.total_occupied_ps),
+                    percent_xon: format!("{percent_xon:.3}"),
+                    xoff_egr_occ_ratio: format!("{ratio:.4}"),
+                    pkts_ecn_marked: c.marked.to_string(),
+                }
+                .cells();
                 let written = self.ecn_pfc_stats.push(row, self.files.as_mut());
                 if let Err(e) = written {
                     self.io_error.get_or_insert(e);
@@ -787,11 +818,23 @@ impl<'a> Simulation<'a> {
             }
             if self.switch.plan.trimming && self.trim_enabled {
                 let t = &mut self.trim[port];
-                let row = vec![
-                    utc.clone(), sec.clone(), name.clone(), node.clone(), port.to_string(), uldl.into(), t.trimmed.to_string(),
-                    t.last_hop.to_string(), t.bytes_removed.to_string(), t.untrimmable.to_string(), t.ivl.trimmed.to_string(),
-                    t.ivl.last_hop.to_string(), t.ivl.bytes_removed.to_string(), t.ivl.untrimmable.to_string(),
-                ];
+                let row = TrimRow {
+                    time_utc: utc.clone(),
+                    sim_time_sec: sec.clone(),
+                    component_name: name.clone(),
+                    node_id: node.clone(),
+                    ifid: port.to_string(),
+                    uldl: uldl.into(),
+                    trimmed_packets: t.trimmed.to_string(),
+                    trimmed_last_hop_packets: t.last_hop.to_string(),
+                    trimmed_bytes_removed: t.bytes_removed.to_string(),
+                    untrimmable_drops: t.untrimmable.to_string(),
+                    ivl_trimmed_packets: t.ivl.trimmed.to_string(),
+                    ivl_trimmed_last_hop_packets: t.ivl.last_hop.to_string(),
+                    ivl_trimmed_bytes_removed: t.ivl.bytes_removed.to_string(),
+                    ivl_untrimmable_drops: t.ivl.untrimmable.to_string(),
+                }
+                .cells();
                 let written = self.trim_stats.push(row, self.files.as_mut());
                 if let Err(e) = written {
                     self.io_error.get_or_insert(e);
@@ -817,18 +860,37 @@ impl<'a> Simulation<'a> {
             let ifids: Vec<String> = g.members.iter().map(|m| m.to_string()).collect();
             for (m, (s, p)) in g.stats.iter().zip(previous.iter()).enumerate() {
                 let ivl_bytes = s.bytes - p.bytes;
-                let row = vec![
-                    utc.clone(), sec.clone(), self.options.component_name.clone(), "ScalaSwitch".into(), self.options.node_id.to_string(),
-                    "0".into(), "0".into(), g.members[m].to_string(), id.to_string(), ifids.join(";"), g.members.len().to_string(),
-                    g.formed_ns.map(|t| t.to_string()).unwrap_or_default(),
-                    if g.table.is_some() { "512" } else { "0" }.into(),
-                    s.bytes.to_string(), s.packets.to_string(), s.assignments.to_string(), s.movements_in.to_string(),
-                    s.movements_out.to_string(), s.paused_skips.to_string(), s.paused_selections.to_string(),
-                    ivl_bytes.to_string(), (s.packets - p.packets).to_string(), (s.assignments - p.assignments).to_string(),
-                    (s.movements_in - p.movements_in).to_string(), (s.movements_out - p.movements_out).to_string(),
-                    (s.paused_skips - p.paused_skips).to_string(), (s.paused_selections - p.paused_selections).to_string(),
-                    format!("{:.4}", if ivl_total == 0 { 0.0 } else { ivl_bytes as f64 / ivl_total as f64 }),
-                ];
+                let row = LbRow {
+                    time_utc: utc.clone(),
+                    sim_time_sec: sec.clone(),
+                    component_name: self.options.component_name.clone(),
+                    component_type: "ScalaSwitch".into(),
+                    node_id: self.options.node_id.to_string(),
+                    tier: "0".into(),
+                    subtier: "0".into(),
+                    ifid: g.members[m].to_string(),
+                    ecmp_group_id: id.to_string(),
+                    ecmp_group_ifids: ifids.join(";"),
+                    group_size: g.members.len().to_string(),
+                    group_formed_ns: g.formed_ns.map(|t| t.to_string()).unwrap_or_default(),
+                    flow_table_slots: if g.table.is_some() { "512" } else { "0" }.into(),
+                    bytes: s.bytes.to_string(),
+                    packets: s.packets.to_string(),
+                    assignments: s.assignments.to_string(),
+                    movements_in: s.movements_in.to_string(),
+                    movements_out: s.movements_out.to_string(),
+                    paused_skips: s.paused_skips.to_string(),
+                    paused_selections: s.paused_selections.to_string(),
+                    ivl_bytes: ivl_bytes.to_string(),
+                    ivl_packets: (s.packets - p.packets).to_string(),
+                    ivl_assignments: (s.assignments - p.assignments).to_string(),
+                    ivl_movements_in: (s.movements_in - p.movements_in).to_string(),
+                    ivl_movements_out: (s.movements_out - p.movements_out).to_string(),
+                    ivl_paused_skips: (s.paused_skips - p.paused_skips).to_string(),
+                    ivl_paused_selections: (s.paused_selections - p.paused_selections).to_string(),
+                    ivl_share: format!("{:.4}", if ivl_total == 0 { 0.0 } else { ivl_bytes as f64 / ivl_total as f64 }),
+                }
+                .cells();
                 let written = self.lb_stats.push(row, self.files.as_mut());
                 if let Err(e) = written {
                     self.io_error.get_or_insert(e);

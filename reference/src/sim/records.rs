@@ -19,30 +19,66 @@ pub const LB_STATS: &str = "scala-switch-load-balancing-stats";
 pub const ECN_PFC_STATS: &str = "ecn-pfc-stats";
 pub const TRIM_STATS: &str = "scala-switch-trimming-stats";
 
-pub const BUFF_COLUMNS: &[&str] = &[
-    "time_utc", "sim_time_sec", "component_name", "tier", "node_id", "pool_num", "buff_id", "uldl", "total_bytes",
-    "buffer_limit", "ivl_count", "ivl_min_bytes", "ivl_max_bytes", "ivl_mean_bytes", "ivl_max_pct_util", "ivl_mean_pct_util",
-];
+/// Declares a record's row once: a struct with one `String` field per
+/// column, in column order, the column list (`$columns`) made from the
+/// same field names, and `cells()` giving the row in that order. A row is
+/// then built by naming every column, so a value cannot land under the
+/// wrong header and a column cannot be left out.
+macro_rules! record_row {
+    ($(#[$doc:meta])* $row:ident, $columns:ident { $($column:ident),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        pub struct $row {
+            $(pub $column: String),+
+        }
 
-pub const LB_COLUMNS: &[&str] = &[
-    "time_utc", "sim_time_sec", "component_name", "component_type", "node_id", "tier", "subtier", "ifid", "ecmp_group_id",
-    "ecmp_group_ifids", "group_size", "group_formed_ns", "flow_table_slots", "bytes", "packets", "assignments",
-    "movements_in", "movements_out", "paused_skips", "paused_selections", "ivl_bytes", "ivl_packets", "ivl_assignments",
-    "ivl_movements_in", "ivl_movements_out", "ivl_paused_skips", "ivl_paused_selections", "ivl_share",
-];
+        pub const $columns: &[&str] = &[$(stringify!($column)),+];
 
-pub const ECN_PFC_COLUMNS: &[&str] = &[
-    "job_id", "time_utc", "sim_time_sec", "node_id", "component_name", "component_type", "ifid", "uldl", "tier", "subtier",
-    "priority", "pfcxoff_tx", "pfcxoff_rx", "pfcxon_tx", "pfcxon_rx", "pfc_time_paused_usec", "interval_total_time_xoff_usec",
-    "interval_max_time_xoff_usec", "interval_total_time_xoff_egr_occ_usec", "interval_max_time_xoff_egr_occ_usec",
-    "total_xoff_time_egr_occ_usec", "percent_xon", "xoff_egr_occ_ratio", "pkts_ecn_marked",
-];
+        impl $row {
+            /// The row's cells in column order.
+            pub fn cells(self) -> Vec<String> {
+                vec![$(self.$column),+]
+            }
+        }
+    };
+}
 
-pub const TRIM_COLUMNS: &[&str] = &[
-    "time_utc", "sim_time_sec", "component_name", "node_id", "ifid", "uldl", "trimmed_packets", "trimmed_last_hop_packets",
-    "trimmed_bytes_removed", "untrimmable_drops", "ivl_trimmed_packets", "ivl_trimmed_last_hop_packets", "ivl_trimmed_bytes_removed",
-    "ivl_untrimmable_drops",
-];
+record_row! {
+    /// A row of `scala-switch-agg-buff-stats`: one pool and buffer kind.
+    BuffRow, BUFF_COLUMNS {
+        time_utc, sim_time_sec, component_name, tier, node_id, pool_num, buff_id, uldl, total_bytes, buffer_limit, ivl_count,
+        ivl_min_bytes, ivl_max_bytes, ivl_mean_bytes, ivl_max_pct_util, ivl_mean_pct_util,
+    }
+}
+
+record_row! {
+    /// A row of `scala-switch-load-balancing-stats`: one member of one set.
+    LbRow, LB_COLUMNS {
+        time_utc, sim_time_sec, component_name, component_type, node_id, tier, subtier, ifid, ecmp_group_id, ecmp_group_ifids,
+        group_size, group_formed_ns, flow_table_slots, bytes, packets, assignments, movements_in, movements_out, paused_skips,
+        paused_selections, ivl_bytes, ivl_packets, ivl_assignments, ivl_movements_in, ivl_movements_out, ivl_paused_skips,
+        ivl_paused_selections, ivl_share,
+    }
+}
+
+record_row! {
+    /// A row of `ecn-pfc-stats`: one port and traffic class.
+    EcnPfcRow, ECN_PFC_COLUMNS {
+        job_id, time_utc, sim_time_sec, node_id, component_name, component_type, ifid, uldl, tier, subtier, priority,
+        pfcxoff_tx, pfcxoff_rx, pfcxon_tx, pfcxon_rx, pfc_time_paused_usec, interval_total_time_xoff_usec,
+        interval_max_time_xoff_usec, interval_total_time_xoff_egr_occ_usec, interval_max_time_xoff_egr_occ_usec,
+        total_xoff_time_egr_occ_usec, percent_xon, xoff_egr_occ_ratio, pkts_ecn_marked,
+    }
+}
+
+record_row! {
+    /// A row of `scala-switch-trimming-stats` (this project's format): one egress port.
+    TrimRow, TRIM_COLUMNS {
+        time_utc, sim_time_sec, component_name, node_id, ifid, uldl, trimmed_packets, trimmed_last_hop_packets,
+        trimmed_bytes_removed, untrimmable_drops, ivl_trimmed_packets, ivl_trimmed_last_hop_packets,
+        ivl_trimmed_bytes_removed, ivl_untrimmable_drops,
+    }
+}
 
 /// One record: its name, columns and rows (already formatted). A run that
 /// streams its records to files keeps no rows here, only their count.

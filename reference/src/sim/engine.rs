@@ -848,7 +848,7 @@ impl<'a> Simulation<'a> {
     fn report_lb(&mut self) {
         self.last_lb_report_ps = Some(self.now_ps);
         let (utc, sec) = self.row_time();
-        let groups = self.switch.balancer.groups().to_vec();
+        let groups = self.switch.balancer.groups();
         self.lb_previous.resize(groups.len(), Vec::new());
         for (id, g) in groups.iter().enumerate() {
             if g.formed_ns.is_none() {

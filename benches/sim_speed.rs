@@ -4,16 +4,15 @@
 //!   cargo bench --bench sim_speed
 //!
 //! - the built-in scenarios, median of five runs;
-//! - the same full-load workload at 16, 64, 128 and 256 ports (half
+//! - the same full-load workload (`reference::sim::full_load`: half
 //!   downlinks spraying over every uplink with flowlet, half uplinks
-//!   sending down, each at 95% of its 400 Gbps link, 4,000 B frames,
-//!   200 us), with each size's rate as a fraction of the 16-port rate:
-//!   the cost of an event should not grow with the switch.
+//!   sending down, 100% of every 400 Gbps link, 4,000 B frames, 200 us) at
+//!   16, 64, 128 and 256 ports, with each size's rate as a fraction of the
+//!   16-port rate: the cost of an event should not grow with the switch.
 
 use reference::config::Document;
 use reference::sim::{built_in, CheckedScenario, Scenario, SimOptions};
 use reference::switch::SwitchIdentity;
-use serde_json::json;
 use std::time::Instant;
 
 /// Events and median wall time of five runs.
@@ -32,31 +31,15 @@ fn measure(checked: &CheckedScenario) -> (u64, f64) {
     (events, times[2])
 }
 
-/// The full-load workload of a switch of `ports` ports.
+/// The full-load workload of a switch of `ports` ports, 200 us.
 fn full_load(ports: u16) -> CheckedScenario {
-    let half = ports / 2;
-    let uplinks: Vec<u16> = (half..ports).take(64).collect();
-    let mut flows = Vec::new();
-    for p in 0..half {
-        flows.push(json!({"name": "up", "ingress_port": p, "members": uplinks, "dscp": 24, "bytes": 4000, "rate_gbps": 380,
-            "count": 8, "src": format!("10.0.{}.{}", p / 200, p % 200 + 1), "dst": "10.9.0.1"}));
-        flows.push(json!({"name": "down", "ingress_port": half + p, "members": [p], "dscp": 0, "bytes": 4000, "rate_gbps": 380,
-            "src": format!("10.8.{}.{}", p / 200, p % 200 + 1), "dst": format!("10.1.{}.{}", p / 200, p % 200 + 1)}));
-    }
-    let scenario = json!({
-        "name": format!("full-load-{ports}"), "duration": "200us",
-        "config_patch": {"LoadBalancingMethod": {"value": "flowlet", "type": "string"},
-                         "LoadBalancingFlowlet": {"Gap": {"value": 5, "unit": "us", "type": "timeval"}},
-                         "LoadBalancingStatsReportInterval": {"value": 50, "unit": "us", "type": "timeval"},
-                         "SharedBufferManager": {"BufferStatsReportInterval": {"value": 50, "unit": "us", "type": "timeval"}}},
-        "ports": {"downlinks": half, "uplinks": half},
-        "flows": flows,
-    });
-    Scenario::from_json(&scenario.to_string()).expect("parses").check().expect("valid")
+    let mut scenario = Scenario::from_json(&reference::sim::full_load(ports, "200us")).expect("parses");
+    scenario.name = format!("full-load-{ports}");
+    scenario.check().expect("valid")
 }
 
 fn main() {
-    for name in ["default", "incast", "fanout-flowlet", "uet-trimming"] {
+    for name in ["default", "mixed-12port", "incast", "fanout-flowlet", "uet-trimming"] {
         let (events, median) = measure(&built_in(name).expect("built-in").check().expect("valid"));
         println!("{name}: {events} switch events, median {:.1} ms, {:.2} M events/s", median * 1e3, events as f64 / median / 1e6);
     }

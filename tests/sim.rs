@@ -36,6 +36,7 @@ fn cell<'a>(record: &'a Record, row: &'a [String], column: &str) -> &'a str {
 #[test]
 fn every_built_in_scenario_conserves_bytes() {
     for name in BUILT_IN {
+        assert!(reference::sim::built_in_summary(name).is_some(), "{name} has a line in `sswitch scenario`");
         let result = simulate(&built_in(name).unwrap());
         let s = &result.summary;
         assert!(s.balances(), "{name}: {s}");
@@ -44,10 +45,81 @@ fn every_built_in_scenario_conserves_bytes() {
     }
 }
 
+/// The ports (and classes) whose last row of `ecn-pfc-stats` has a
+/// non-zero running count in `column`, with the count.
+fn ports_counting(result: &SimResult, column: &str) -> Vec<(u16, u8, u64)> {
+    let record = &result.ecn_pfc_stats;
+    let last_time = record.rows.last().unwrap()[record.column("sim_time_sec")].clone();
+    record
+        .rows
+        .iter()
+        .filter(|r| cell(record, r, "sim_time_sec") == last_time)
+        .map(|r| (cell(record, r, "ifid").parse().unwrap(), cell(record, r, "priority").parse().unwrap(), cell(record, r, column).parse().unwrap()))
+        .filter(|&(_, _, n)| n > 0)
+        .collect()
+}
+
+/// Sums a running count of the 64-uplink set's members in the last row.
+fn uplink_set_total(result: &SimResult, column: &str) -> Vec<u64> {
+    let lb = result.lb_stats.as_ref().expect("load-balancing record");
+    let last_time = lb.rows.last().unwrap()[lb.column("sim_time_sec")].clone();
+    lb.rows
+        .iter()
+        .filter(|r| cell(lb, r, "sim_time_sec") == last_time && cell(lb, r, "group_size") == "64")
+        .map(|r| cell(lb, r, column).parse().unwrap())
+        .collect()
+}
+
+/// The default scenario is the vendor's 128-port switch, and each part of
+/// its workload shows in the records where it should.
+#[test]
+fn the_default_scenario_exercises_every_record() {
+    let result = simulate(&built_in("default").unwrap());
+    let s = &result.summary;
+    assert!(s.balances(), "{s}");
+    assert_eq!(result.ecn_pfc_stats.rows.len() % (128 * 8), 0, "a row per port and class of 128 ports");
+    // The lossless incast: downlinks 0 and 1 fill, the switch pauses the
+    // eight uplinks that send to them (TC0) and resumes them; nothing lossless is lost.
+    let paused: Vec<u16> = ports_counting(&result, "pfcxoff_tx").iter().map(|&(p, tc, _)| { assert_eq!(tc, 0); p }).collect();
+    assert_eq!(paused, (64..72).collect::<Vec<u16>>());
+    let resumed: Vec<u16> = ports_counting(&result, "pfcxon_tx").iter().map(|&(p, _, _)| p).collect();
+    assert_eq!(resumed, paused);
+    assert!(s.pause_frames_tx >= 50 && s.resume_frames_tx >= 40 && s.pause_resends_tx > 0, "{s}");
+    assert_eq!(s.lossless_drops, 0, "{s}");
+    // The lossy incast onto downlink 2 meets the egress limit and is marked.
+    assert!(s.drops(reference::buffer_manager::DropReason::EgressLimit) > 10_000, "{s}");
+    let marked: Vec<(u16, u8)> = ports_counting(&result, "pkts_ecn_marked").iter().map(|&(p, tc, _)| (p, tc)).collect();
+    assert_eq!(marked, [(0, 0), (1, 0), (2, 2)], "the two lossless incast ports and the lossy one");
+    assert!(s.marked > 10_000, "{s}");
+    // The last uplink peer pauses TC3 on ports 120-127, seven times each.
+    let peer_paused = ports_counting(&result, "pfcxoff_rx");
+    assert_eq!(peer_paused, (120..128).map(|p| (p, 3, 7)).collect::<Vec<_>>());
+    // Flowlets move between the 64 uplinks, and selection steps around the paused ones.
+    let moves: u64 = uplink_set_total(&result, "movements_in").iter().sum();
+    let skips: u64 = uplink_set_total(&result, "paused_skips").iter().sum();
+    assert!(moves > 10_000 && skips > 10_000, "moves {moves}, paused skips {skips}");
+    let bytes = uplink_set_total(&result, "bytes");
+    assert_eq!(bytes.len(), 64);
+    let (open, paused_peer) = bytes.split_at(56);
+    assert!(paused_peer.iter().max() < open.iter().min(), "the paused peer's links carry least: {bytes:?}");
+}
+
+/// The full-load workload balances its bytes at 128 and at 256 ports.
+#[test]
+fn full_load_conserves_bytes_at_128_and_256_ports() {
+    for ports in [128u16, 256] {
+        let result = simulate(&Scenario::from_json(&reference::sim::full_load(ports, "100us")).unwrap());
+        let s = &result.summary;
+        assert!(s.balances(), "{ports} ports: {s}");
+        assert_eq!(s.arrivals, s.admitted + s.drops.iter().sum::<u64>(), "{ports} ports");
+        assert!(s.arrivals > ports as u64 * 1000, "{ports} ports at full load: {s}");
+    }
+}
+
 #[test]
 fn built_in_scenarios_show_what_they_are_for() {
-    let default = simulate(&built_in("default").unwrap()).summary;
-    assert!(default.pause_frames_tx > 0 && default.resume_frames_tx > 0 && default.marked > 0 && default.pfc_frames_rx > 0, "{default}");
+    let mixed = simulate(&built_in("mixed-12port").unwrap()).summary;
+    assert!(mixed.pause_frames_tx > 0 && mixed.resume_frames_tx > 0 && mixed.marked > 0 && mixed.pfc_frames_rx > 0, "{mixed}");
     let incast = simulate(&built_in("incast").unwrap()).summary;
     assert!(incast.pause_frames_tx > 0 && incast.marked > 0 && incast.drops(reference::buffer_manager::DropReason::EgressLimit) > 0);
     assert_eq!(incast.lossless_drops, 0, "headroom suffices: {incast}");
@@ -221,7 +293,7 @@ fn the_main_job_writes_records_and_a_balanced_summary() {
     }
     assert!(!dir.join("default-scala-switch-trimming-stats-0.csv").exists(), "TrimmingStatsEnabled is off");
     // The trace is a valid replay file: every line gives one result.
-    let replay = sswitch(&["replay", "--connected-ports", "12", "--uplinks", "4", "--node-id", "1", trace.to_str().unwrap()]);
+    let replay = sswitch(&["replay", "--connected-ports", "128", "--uplinks", "64", "--node-id", "1", trace.to_str().unwrap()]);
     assert!(replay.status.success(), "{}", stderr(&replay));
     let events = std::fs::read_to_string(&trace).unwrap().lines().count();
     assert!(events > 10_000);
@@ -241,14 +313,14 @@ fn load_balancing_record_is_not_written_when_disabled() {
 fn progress_shows_on_a_terminal_and_never_breaks_piped_output() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sim_progress");
     let out = dir.to_str().unwrap();
-    let piped = sswitch(&["sim", "--out", out, "--duration", "20ms"]);
+    let piped = sswitch(&["sim", "--out", out, "--duration", "3ms"]);
     assert!(piped.status.success());
     assert_eq!(stderr(&piped), "", "nothing on a piped stderr");
     let summary = stdout(&piped);
     assert!(summary.contains("balanced"));
     let on_terminal = |extra: &str| {
         // `script` gives the command a terminal and copies what it drew.
-        let command = format!("{} sim --out {out} --duration 20ms {extra}", env!("CARGO_BIN_EXE_sswitch"));
+        let command = format!("{} sim --out {out} --duration 3ms {extra}", env!("CARGO_BIN_EXE_sswitch"));
         let o = std::process::Command::new("script").args(["-qec", &command, "/dev/null"]).output().expect("script (util-linux) runs");
         String::from_utf8_lossy(&o.stdout).replace('\r', "")
     };

@@ -2,7 +2,7 @@
 
 use super::{load_document, CommandResult, Failure};
 use reference::sim::scenario::{check_simulation_name, parse_time_ps};
-use reference::sim::{built_in, Progress, ProgressReport, Scenario, SimError, SimOptions, BUILT_IN};
+use reference::sim::{built_in, built_in_summary, Progress, ProgressReport, Scenario, SimError, SimOptions, BUILT_IN};
 use reference::switch::SwitchIdentity;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
@@ -156,7 +156,7 @@ pub fn show(a: ScenarioArgs) -> CommandResult {
     match a.name {
         None => {
             for name in BUILT_IN {
-                println!("{name}");
+                println!("{name:<22} {}", built_in_summary(name).unwrap_or_default());
             }
             Ok(())
         }

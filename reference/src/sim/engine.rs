@@ -21,7 +21,8 @@ use crate::flowlet::GroupId;
 use crate::replay::Event;
 use crate::switch::{Arrival, Packet, Switch};
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use super::wake_queue::WakeQueue;
+use std::collections::VecDeque;
 use std::io::Write;
 
 /// Ethernet header and FCS, on top of the frame bytes the switch charges.
@@ -218,8 +219,7 @@ pub struct Simulation<'a> {
     senders: Vec<Sender>,
     egress: Vec<EgressPort>,
     delay_ps: Vec<u64>,
-    wakes: BinaryHeap<Reverse<(u64, u64, Wake)>>,
-    wake_counter: u64,
+    wakes: WakeQueue<Wake>,
     now_ps: u64,
     trace_seq: u64,
     trace: Option<&'a mut dyn Write>,
@@ -272,8 +272,7 @@ impl<'a> Simulation<'a> {
             senders: (0..ports).map(|_| Sender::default()).collect(),
             egress: (0..ports).map(|_| EgressPort::default()).collect(),
             delay_ps,
-            wakes: BinaryHeap::new(),
-            wake_counter: 0,
+            wakes: WakeQueue::default(),
             now_ps: 0,
             trace_seq: 0,
             trace,
@@ -334,8 +333,7 @@ impl<'a> Simulation<'a> {
     }
 
     fn schedule(&mut self, t_ps: u64, wake: Wake) {
-        self.wake_counter += 1;
-        self.wakes.push(Reverse((t_ps, self.wake_counter, wake)));
+        self.wakes.push(t_ps, wake);
     }
 
     /// Schedules `wake` `delay_ps` from now; a time past 2^64 ps is past
@@ -359,7 +357,7 @@ impl<'a> Simulation<'a> {
         if self.lb_interval_ps > 0 && self.lb_enabled {
             self.schedule_after(self.lb_interval_ps, Wake::LbReport);
         }
-        while let Some(Reverse((t, _, wake))) = self.wakes.pop() {
+        while let Some((t, wake)) = self.wakes.pop() {
             if t > end {
                 break;
             }
@@ -410,12 +408,14 @@ impl<'a> Simulation<'a> {
         (progress.0)(ProgressReport { simulated_ps: self.now_ps, duration_ps: end, switch_events: self.summary.events });
     }
 
-    fn log(&mut self, event: Event) -> u64 {
+    /// Counts a switch event and writes it to the trace, if there is one;
+    /// the event is built only then (an arrival's member list is a copy).
+    fn log(&mut self, event: impl FnOnce() -> Event) -> u64 {
         let seq = self.trace_seq;
         self.trace_seq += 1;
         self.summary.events += 1;
         if let Some(w) = self.trace.as_mut() {
-            if let Err(e) = writeln!(w, "{}", event.to_json()) {
+            if let Err(e) = writeln!(w, "{}", event().to_json()) {
                 self.io_error.get_or_insert(e);
             }
         }
@@ -500,10 +500,13 @@ impl<'a> Simulation<'a> {
     fn collect_resends(&mut self) {
         let now_ns = self.now_ns();
         self.switch.due_resends(now_ns, &mut self.resend_buffer);
-        let frames: Vec<PfcFrame> = self.resend_buffer.drain(..).collect();
-        for f in frames {
-            self.summary.pause_resends_tx += 1;
-            self.send_pfc(f.port, f.classes, f.quanta);
+        if !self.resend_buffer.is_empty() {
+            let mut frames = std::mem::take(&mut self.resend_buffer);
+            for f in frames.drain(..) {
+                self.summary.pause_resends_tx += 1;
+                self.send_pfc(f.port, f.classes, f.quanta);
+            }
+            self.resend_buffer = frames;
         }
         if let Some(next_ns) = self.switch.buffer.next_resend_ns() {
             if self.resend_wake_ns.is_none_or(|w| w > next_ns) {
@@ -532,7 +535,8 @@ impl<'a> Simulation<'a> {
     fn arrive(&mut self, port: u16, flow: usize, bytes: u32) {
         let spec = &self.scenario.flows[flow];
         let arrival = Arrival { port, dscp: spec.dscp, ecn: spec.ecn, bytes, key: spec.key, group: self.flows[flow].group };
-        let event = Event::Arrive { t_ns: self.now_ns(), port, dscp: spec.dscp, ecn: spec.ecn, bytes, key: spec.key, members: spec.members.clone() };
+        let now_ns = self.now_ns();
+        let event = || Event::Arrive { t_ns: now_ns, port, dscp: spec.dscp, ecn: spec.ecn, bytes, key: spec.key, members: spec.members.clone() };
         let seq = self.log(event);
         self.collect_resends();
         let now_ns = self.now_ns();
@@ -643,7 +647,7 @@ impl<'a> Simulation<'a> {
                 continue;
             }
             self.egress[p].queues[tc].pop_front();
-            self.log(Event::TxStart { t_ns: now_ns, seq });
+            self.log(|| Event::TxStart { t_ns: now_ns, seq });
             self.collect_resends();
             let marked = self.switch.tx_start(&packet);
             if marked {
@@ -667,7 +671,7 @@ impl<'a> Simulation<'a> {
         match self.egress[p].busy.take() {
             Some(InFlight::Data(seq, packet)) => {
                 let now_ns = self.now_ns();
-                self.log(Event::Depart { t_ns: now_ns, seq });
+                self.log(|| Event::Depart { t_ns: now_ns, seq });
                 self.collect_resends();
                 let resumed = self.switch.depart(&packet);
                 self.summary.departed += 1;
@@ -691,7 +695,7 @@ impl<'a> Simulation<'a> {
     fn peer_pfc(&mut self, i: usize) {
         let (_, port, classes, quanta) = self.scenario.peer_pauses[i];
         let now_ns = self.now_ns();
-        self.log(Event::PfcRx { t_ns: now_ns, port, classes, quanta });
+        self.log(|| Event::PfcRx { t_ns: now_ns, port, classes, quanta });
         self.collect_resends();
         self.summary.pfc_frames_rx += 1;
         let until_ns = self.switch.pfc_received(now_ns, port, classes, quanta);

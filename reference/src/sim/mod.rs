@@ -9,9 +9,10 @@
 pub mod engine;
 pub mod records;
 pub mod scenario;
+pub mod wake_queue;
 
 pub use engine::{Progress, ProgressReport, SimOptions, SimResult, Simulation, Summary};
-pub use scenario::{built_in, CheckedScenario, Scenario, ScenarioError, BUILT_IN};
+pub use scenario::{built_in, built_in_summary, full_load, CheckedScenario, Scenario, ScenarioError, BUILT_IN};
 
 use crate::classify::UetCodepoints;
 use crate::config::{apply_patch, validate, Document, SwitchConfig, Topology};

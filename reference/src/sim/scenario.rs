@@ -417,13 +417,30 @@ impl Scenario {
 }
 
 /// Names of the built-in scenarios.
-pub const BUILT_IN: &[&str] = &["default", "incast", "incast-small-headroom", "fanout-none", "fanout-flowlet", "uet-trimming"];
+pub const BUILT_IN: &[&str] = &["default", "full-load", "mixed-12port", "incast", "incast-small-headroom", "fanout-none", "fanout-flowlet", "uet-trimming"];
 
-/// A built-in scenario by name. Built-ins report every 50 us (the
-/// configuration's 1 ms default is longer than they run).
+/// What a built-in scenario is for, in one line.
+pub fn built_in_summary(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "default" => "the vendor's 128-port switch: background both ways, lossless and lossy incasts, flowlet over 64 uplinks, a pausing peer (500 us)",
+        "full-load" => "128 ports at 100% offered load, flowlet over 64 uplinks (1 ms, the speed workload)",
+        "mixed-12port" => "12 ports: lossless and lossy incast into one port, flowlet over 4 uplinks, a pausing peer (2 ms)",
+        "incast" => "8 ports: six senders into one port, pauses, headroom, egress-limit drops, ECN marks (500 us)",
+        "incast-small-headroom" => "8 ports: an incast with too little headroom for the round trip, lossless drops (300 us)",
+        "fanout-none" => "12 ports: 32 flows over 4 uplinks by hash only (300 us)",
+        "fanout-flowlet" => "12 ports: the same fan-out with flowlet balancing (300 us)",
+        "uet-trimming" => "8 ports: UET policy with trimming into a congested port (300 us)",
+        _ => return None,
+    })
+}
+
+/// A built-in scenario by name. Built-ins report every 50 us unless they
+/// say otherwise (the configuration's 1 ms default is longer than they run).
 pub fn built_in(name: &str) -> Option<Scenario> {
     let text: &str = match name {
-        "default" => DEFAULT,
+        "default" => &default_128_ports(),
+        "full-load" => &full_load(128, "1ms"),
+        "mixed-12port" => MIXED_12PORT,
         "incast" => INCAST,
         "incast-small-headroom" => INCAST_SMALL_HEADROOM,
         "fanout-none" => &FANOUT_NONE.replace("__FLOWS__", FANOUT_FLOWS),
@@ -434,18 +451,110 @@ pub fn built_in(name: &str) -> Option<Scenario> {
     let mut scenario = Scenario::from_json(text).expect("built-in scenarios parse");
     let patch = scenario.config_patch.get_or_insert_with(|| serde_json::json!({}));
     let interval = serde_json::json!({"value": 50, "unit": "us", "type": "timeval"});
-    patch["LoadBalancingStatsReportInterval"] = interval.clone();
-    let sbm = patch.as_object_mut().expect("patches are objects").entry("SharedBufferManager").or_insert_with(|| serde_json::json!({}));
-    sbm["BufferStatsReportInterval"] = interval;
+    let patch = patch.as_object_mut().expect("patches are objects");
+    patch.entry("LoadBalancingStatsReportInterval").or_insert_with(|| interval.clone());
+    let sbm = patch.entry("SharedBufferManager").or_insert_with(|| serde_json::json!({}));
+    sbm.as_object_mut().expect("patches are objects").entry("BufferStatsReportInterval").or_insert(interval);
     Some(scenario)
 }
 
-/// Incast of lossless TC0 and lossy TC2 into port 7 (pauses, headroom,
-/// ECN marks, lossy drops at the fixed 1.5 MB queue limit), and a flowlet
-/// fan-out over the four uplinks while a peer keeps pausing TC3 on uplink
-/// 11 (PFC-aware selection).
-const DEFAULT: &str = r#"{
-  "name": "default",
+/// The vendor's default switch: 64 downlinks (ports 0-63) and 64 uplinks
+/// (64-127) at 400 Gbps, the uplinks being 8 peers x 8 parallel links, so
+/// the equal-cost set towards the fabric is all 64 uplinks. The workload
+/// gives every record something to say:
+///
+/// - background: downlinks 7-63 spray TC3 over the 64 uplinks with
+///   flowlet balancing (a 2 us gap; each of a port's 32 flows sends a
+///   frame every 5.3 us, so flowlets end between frames and move), and
+///   uplinks 72-127 send TC3 down to downlinks 8-63;
+/// - a lossless incast: uplinks 64-71 send TC0 to downlinks 0 and 1, four
+///   senders at 300 Gbps onto each 400 Gbps port, which pause and resume;
+/// - a lossy incast: downlinks 3-6 send TC2 to downlink 2 at 300 Gbps
+///   each, which meets the egress limit, drops and is ECN-marked;
+/// - the last uplink peer (ports 120-127) pauses TC3 every 40 us for
+///   25.6 us until 300 us, so PFC-aware flowlet selection steers around it.
+///
+/// Statistics every 10 us, so that the figures of `sswitch plot` have 50
+/// points.
+fn default_128_ports() -> String {
+    use serde_json::json;
+    const DOWNLINKS: u16 = 64;
+    let uplinks: Vec<u16> = (DOWNLINKS..2 * DOWNLINKS).collect();
+    let host = |net: u16, p: u16| format!("10.{net}.{}.{}", p / 200, p % 200 + 1);
+    let mut flows = Vec::new();
+    for p in 7..DOWNLINKS {
+        flows.push(json!({"name": "up", "ingress_port": p, "members": uplinks, "dscp": 24, "bytes": 4000,
+            "rate_gbps": 200, "count": 32, "src": host(0, p), "dst": "10.9.0.1"}));
+    }
+    for (i, p) in (72..2 * DOWNLINKS).enumerate() {
+        flows.push(json!({"name": "down", "ingress_port": p, "members": [8 + i as u16], "dscp": 24, "bytes": 4000,
+            "rate_gbps": 200, "count": 4, "src": host(8, p), "dst": host(1, 8 + i as u16)}));
+    }
+    for (i, p) in (64..72u16).enumerate() {
+        flows.push(json!({"name": "incast-lossless", "ingress_port": p, "members": [i as u16 % 2], "dscp": 0, "bytes": 4000,
+            "rate_gbps": 300, "count": 2, "src": host(8, p), "dst": host(1, i as u16 % 2)}));
+    }
+    for p in 3..7u16 {
+        flows.push(json!({"name": "incast-lossy", "ingress_port": p, "members": [2], "dscp": 16, "bytes": 1500,
+            "rate_gbps": 300, "src": host(0, p), "dst": host(1, 2)}));
+    }
+    let peer_pauses: Vec<_> = (120..2 * DOWNLINKS)
+        .map(|p| json!({"port": p, "classes": [3], "quanta": 20000, "at": "50us", "every": "40us", "until": "300us"}))
+        .collect();
+    let interval = json!({"value": 10, "unit": "us", "type": "timeval"});
+    json!({
+        "name": "default",
+        "duration": "500us",
+        "config_patch": {
+            "LoadBalancingMethod": {"value": "flowlet", "type": "string"},
+            "LoadBalancingFlowlet": {"Gap": {"value": 2, "unit": "us", "type": "timeval"}},
+            "LoadBalancingStatsReportInterval": interval,
+            "SharedBufferManager": {"LossyAlpha": {"value": 0, "type": "double"},
+                                    "QueueDropThresholdEnable": {"value": true, "type": "bool"},
+                                    "BufferStatsReportInterval": interval}},
+        "ports": {"downlinks": DOWNLINKS, "uplinks": DOWNLINKS},
+        "flows": flows,
+        "peer_pauses": peer_pauses,
+    })
+    .to_string()
+}
+
+/// The switch of `ports` ports (half downlinks, half uplinks) at 100%
+/// offered load for `duration`: every downlink sends 400 Gbps of TC3 in 8
+/// flows sprayed over every uplink (at most 64) with flowlet balancing, and
+/// every uplink sends 400 Gbps down to one downlink; 4,000 B frames. At 128
+/// ports that is 51.2 Tb/s, about 1.6 M frames per ms. The speed workload of
+/// `cargo bench --bench sim_speed`, and the built-in `full-load` (128 ports,
+/// 1 ms).
+pub fn full_load(ports: u16, duration: &str) -> String {
+    use serde_json::json;
+    let half = ports / 2;
+    let uplinks: Vec<u16> = (half..ports).take(64).collect();
+    let host = |net: u16, p: u16| format!("10.{net}.{}.{}", p / 200, p % 200 + 1);
+    let mut flows = Vec::new();
+    for p in 0..half {
+        flows.push(json!({"name": "up", "ingress_port": p, "members": uplinks, "dscp": 24, "bytes": 4000, "rate_gbps": 400,
+            "count": 8, "src": host(0, p), "dst": "10.9.0.1"}));
+        flows.push(json!({"name": "down", "ingress_port": half + p, "members": [p], "dscp": 0, "bytes": 4000, "rate_gbps": 400,
+            "src": host(8, p), "dst": host(1, p)}));
+    }
+    json!({
+        "name": "full-load", "duration": duration,
+        "config_patch": {"LoadBalancingMethod": {"value": "flowlet", "type": "string"},
+                         "LoadBalancingFlowlet": {"Gap": {"value": 5, "unit": "us", "type": "timeval"}}},
+        "ports": {"downlinks": half, "uplinks": half},
+        "flows": flows,
+    })
+    .to_string()
+}
+
+/// The 12-port switch that was the default before the vendor's 128-port
+/// one: incast of lossless TC0 and lossy TC2 into port 7 (pauses,
+/// headroom, ECN marks, lossy drops at the fixed 1.5 MB queue limit), and a
+/// flowlet fan-out over the four uplinks while a peer keeps pausing TC3 on
+/// uplink 11 (PFC-aware selection).
+const MIXED_12PORT: &str = r#"{
+  "name": "mixed-12port",
   "duration": "2ms",
   "config_patch": {
     "LoadBalancingMethod": {"value": "flowlet", "type": "string"},

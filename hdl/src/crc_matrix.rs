@@ -48,7 +48,9 @@ impl CrcMasks {
             let init = column(zero, bit);
             for i in 0..32 {
                 let hit = |c: u32| (c >> i) & 1;
-                m.proto[i] |= (hit(proto) as u8) << j;
+                if j < 8 {
+                    m.proto[i] |= (hit(proto) as u8) << j;
+                }
                 m.ports[i] |= hit(ports) << j;
                 m.src[i] |= hit(src) << j;
                 m.dst[i] |= hit(dst) << j;

@@ -277,9 +277,11 @@ fn scenario_value() -> impl Strategy<Value = Value> {
     ]
 }
 
-/// A built-in scenario, shortened to 2 us, with a few fields bent.
+/// A built-in scenario, shortened to 2 us, with a few fields bent. The
+/// bases are the small built-ins: the 128-port ones spend their time
+/// writing 1,024 record rows per interval, not reading input.
 fn scenario_document() -> impl Strategy<Value = String> {
-    let base = prop::sample::select(&["incast", "default", "uet-trimming", "fanout-flowlet"][..]);
+    let base = prop::sample::select(&["incast", "mixed-12port", "uet-trimming", "fanout-flowlet"][..]);
     let mutation = (0usize..6, any::<prop::sample::Index>(), any::<prop::sample::Index>(), scenario_value());
     (base, prop::collection::vec(mutation, 0..4)).prop_map(|(name, mutations)| {
         let mut doc = scenario_json(name);

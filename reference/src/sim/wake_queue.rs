@@ -40,6 +40,9 @@ pub struct WakeQueue<W: Ord> {
     /// `ring[b % HORIZON_BUCKETS]` holds the wakes of bucket b, for b in
     /// (current_bucket, current_bucket + HORIZON_BUCKETS).
     ring: Vec<Vec<Entry<W>>>,
+    /// Bit `s` set when `ring[s]` holds wakes, so a sparse ring is crossed
+    /// a word at a time rather than a bucket at a time.
+    occupied: [u64; (HORIZON_BUCKETS / 64) as usize],
     in_ring: usize,
     /// Wakes at or past the horizon when they were scheduled.
     overflow: BinaryHeap<Entry<W>>,
@@ -53,6 +56,7 @@ impl<W: Ord> Default for WakeQueue<W> {
             current: BinaryHeap::new(),
             current_bucket: 0,
             ring: (0..HORIZON_BUCKETS).map(|_| Vec::new()).collect(),
+            occupied: [0; (HORIZON_BUCKETS / 64) as usize],
             in_ring: 0,
             overflow: BinaryHeap::new(),
             scheduled: 0,
@@ -71,7 +75,9 @@ impl<W: Ord> WakeQueue<W> {
         if bucket <= self.current_bucket {
             self.current.push(entry);
         } else if bucket - self.current_bucket < HORIZON_BUCKETS {
-            self.ring[(bucket % HORIZON_BUCKETS) as usize].push(entry);
+            let slot = (bucket % HORIZON_BUCKETS) as usize;
+            self.ring[slot].push(entry);
+            self.occupied[slot / 64] |= 1 << (slot % 64);
             self.in_ring += 1;
         } else {
             self.overflow.push(entry);
@@ -97,20 +103,50 @@ impl<W: Ord> WakeQueue<W> {
         }
     }
 
+    /// The first bucket after the current one whose ring slot holds wakes,
+    /// or the first overflow wake's bucket if that comes earlier (the ring
+    /// holds wakes, so one slot is occupied).
+    fn next_occupied_bucket(&self) -> u64 {
+        let words = self.occupied.len();
+        let start = ((self.current_bucket + 1) % HORIZON_BUCKETS) as usize;
+        let mut distance = None;
+        // Scan the words from the one holding `start`, wrapping once.
+        for k in 0..=words {
+            let w = (start / 64 + k) % words;
+            let mut bits = self.occupied[w];
+            if k == 0 {
+                bits &= !0u64 << (start % 64);
+            } else if k == words {
+                bits &= !(!0u64 << (start % 64));
+            }
+            if bits != 0 {
+                let slot = w * 64 + bits.trailing_zeros() as usize;
+                distance = Some((slot + HORIZON_BUCKETS as usize - start) % HORIZON_BUCKETS as usize);
+                break;
+            }
+        }
+        let from_ring = self.current_bucket + 1 + distance.expect("the ring holds wakes") as u64;
+        match self.overflow.peek() {
+            Some(Reverse((t, _, _))) => from_ring.min(t >> BUCKET_SHIFT),
+            None => from_ring,
+        }
+    }
+
     /// Moves to the next bucket that may hold wakes and gathers them into
     /// `current`; false when nothing is pending.
     fn enter_next_bucket(&mut self) -> bool {
         let next = if self.in_ring > 0 {
-            self.current_bucket + 1
+            self.next_occupied_bucket()
         } else if let Some(Reverse((t, _, _))) = self.overflow.peek() {
             t >> BUCKET_SHIFT
         } else {
             return false;
         };
         self.current_bucket = next;
-        let slot = &mut self.ring[(next % HORIZON_BUCKETS) as usize];
-        self.in_ring -= slot.len();
-        std::mem::swap(&mut self.current_sorted, slot);
+        let slot = (next % HORIZON_BUCKETS) as usize;
+        self.occupied[slot / 64] &= !(1 << (slot % 64));
+        self.in_ring -= self.ring[slot].len();
+        std::mem::swap(&mut self.current_sorted, &mut self.ring[slot]);
         while self.overflow.peek().is_some_and(|Reverse((t, _, _))| t >> BUCKET_SHIFT <= next) {
             let entry = self.overflow.pop().expect("peeked");
             self.current_sorted.push(entry);

@@ -5,6 +5,7 @@
 //! stderr and a non-zero exit, never a panic.
 
 mod commands;
+mod plot;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -27,6 +28,8 @@ struct Cli {
 enum Command {
     /// Simulate one switch on a scenario and write the vendor's records (the main job)
     Sim(commands::sim::SimArgs),
+    /// Draw a run's records as figures (PNG and SVG)
+    Plot(commands::plot::PlotArgs),
     /// List the built-in scenarios, or print one as JSON
     Scenario(commands::sim::ScenarioArgs),
     /// Configuration documents: defaults, rule checks, patches, buffer plans
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Sim(args) => commands::sim::run(args),
+        Command::Plot(args) => commands::plot::run(args),
         Command::Scenario(args) => commands::sim::show(args),
         Command::Config(cmd) => commands::config::run(cmd),
         Command::Replay(args) => commands::replay::run(args),

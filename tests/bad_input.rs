@@ -282,6 +282,17 @@ fn every_trimming_count_has_its_interval_twin_as_documented() {
     assert_eq!(counts, documented.len(), "every count and only the counts have interval twins");
 }
 
+#[test]
+fn the_pfc_event_record_is_documented_column_by_column() {
+    use reference::sim::records::PFC_EVENT_COLUMNS;
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let row = readme.lines().find(|l| l.starts_with("| `scala-switch-pfc-events`")).expect("README documents the PFC event record");
+    for column in ["direction", "frame", "priorities", "quanta", "pause_end_sec"] {
+        assert!(PFC_EVENT_COLUMNS.contains(&column), "{column} missing from the record");
+        assert!(row.contains(&format!("`{column}`")), "{column} missing from the README");
+    }
+}
+
 // ----- beyond the report -----
 
 #[test]
@@ -357,5 +368,5 @@ fn a_long_run_streams_its_records_and_keeps_its_memory_flat() {
     let ecn = std::fs::read_to_string(out_dir.join("long-ecn-pfc-stats-0.csv")).unwrap();
     assert_eq!(ecn.lines().count(), 1 + 10_000 * 64, "a header and 64 rows per interval");
     let left: Vec<String> = std::fs::read_dir(&out_dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-    assert!(left.iter().all(|f| f.ends_with(".csv")), "no .partial file stays: {left:?}");
+    assert!(left.iter().all(|f| f.ends_with(".csv") || f.ends_with("-run.json")), "no .partial file stays: {left:?}");
 }

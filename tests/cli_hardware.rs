@@ -52,21 +52,22 @@ fn register_image_programs_the_default_configuration() {
     assert_eq!(v["ecmp-hash"][1]["data"], reference::ecmp_hash::salt_from_node_id(7));
 }
 
-/// `sswitch synth` routes a block out of context on ECP5 and names what it
-/// measured: the Fmax, the critical path by the block's own registers, and
-/// the cells. (The 200 MHz target of the timing issue is not met yet: the
-/// figure is reported, not asserted.)
+/// `sswitch synth` routes the ECMP hash out of context on ECP5 at speed
+/// grade 8 and names what it measured: the Fmax, which must be 200 MHz or
+/// more (with seed 1 and the pinned tools the result is a property of the
+/// design), the critical path by the block's own registers, and the cells.
 #[test]
-fn synth_routes_a_block_and_reports_fmax_path_and_cells() {
+fn synth_routes_the_ecmp_hash_at_200_mhz_or_more() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth_ecmp_hash");
     let out = sswitch(&["synth", "--block", "ecmp-hash", "--device", "ecp5-85k", "--speed", "8", "--seed", "1", "--json", "-o", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let fmax = report["fmax_mhz"].as_f64().unwrap();
-    assert!(fmax > 20.0 && fmax < 500.0, "{report}");
+    assert!(fmax >= 200.0, "ecmp-hash routes at {fmax:.2} MHz at speed 8, below 200: {report}");
+    assert!(fmax < 500.0, "{report}");
     for end in ["from", "to"] {
         let cell = report["critical_path"][end].as_str().unwrap();
-        assert!(cell.starts_with("s") && cell.contains(".q"), "a pipeline register of the block: {cell}");
+        assert!(cell.contains(".q"), "a register of the block: {cell}");
     }
     assert!(report["cells"]["LUT4"].as_u64().unwrap() > 1000 && report["cells"]["TRELLIS_FF"].as_u64().unwrap() > 100, "{report}");
     for file in ["ecmp-hash.v", "netlist.json", "report.json"] {

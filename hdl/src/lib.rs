@@ -16,4 +16,5 @@ pub mod build_checks;
 pub mod crc_matrix;
 pub mod ecmp_hash;
 pub mod ecn_marker;
+pub mod set_member;
 pub mod twin_read_ram;

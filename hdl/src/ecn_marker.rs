@@ -18,19 +18,34 @@
 //! * result: `update_valid` with `mean_bytes` (the new average);
 //!   `decision_valid` with `marked` (and `mean_bytes`, the average used)
 //!
-//! Latency 2 cycles, throughput one event per cycle, including back to
-//! back on one queue.
+//! Latency 5 cycles ([`LATENCY`]), throughput one event per cycle,
+//! including back to back on one queue. A reset cancels the events of its
+//! own cycle and of the [`CANCEL_WINDOW`] cycles before it.
 //!
 //! ```text
-//!  event ─► RAM read ─►[s1 event]─► mean = forwarded write | RAM data
-//!                                    ├─ update: EWMA (four 16x16 products) ─► RAM write, forward reg
-//!                                    └─ decide: band of the pool, draw x range < maxp x delta
-//!                                   ─►[s2 result]
+//!  event ─►[s1] RAM read ─►[s2] RAM data registered, queue x w products
+//!           │                 mean_now = forward1 | forward2 | RAM data
+//!           │                 update: EWMA step ─► RAM write, forward1 (forward2 <- forward1)
+//!           └──────────────►[s3] mean; band of the pool; draw (xorshift32)
+//!                           [s4] comparison operands ─► draw x range < maxp x delta
+//!                           [s5] result
 //! ```
 //!
-//! The RAM reads first (old data) when one address is read and written in
-//! the same cycle, so the last write is kept in a forwarding register and
-//! used instead of the RAM's data when the addresses match.
+//! Hazards: the RAM's data, registered one stage after the read, is two
+//! cycles old when stage 2 uses it. The two EWMA steps before it may have
+//! written the same queue since, so their results are kept in `forward1`
+//! (last cycle's step) and `forward2` (the one before) and used instead,
+//! the latest first. Whether the queue matches is decided one stage early
+//! (`s2_matches_forward1/2`), so the loop through the forwarding registers
+//! holds no comparator. [`EcnMarker::without_second_forwarding`] leaves
+//! `forward2` out, and the co-simulation must catch it.
+//!
+//! Fmax and size (16 ports, LFE5U-85F, out of context, seed 1, Yosys 0.23,
+//! nextpnr-ecp5 0.11): 76.7 MHz at speed 8, 59.8 MHz at speed 6; 2,126
+//! LUT4, 1,115 FF, 1 DP16KD, 6 MULT18X18D, 105 CCU2C. The limit is the EWMA
+//! loop itself (forwarding mux, a 16x16 multiply, two adders, back to the
+//! mux), which must close in one cycle for updates back to back on one
+//! queue: the per-step `>> 16` floor leaves no bit-exact look-ahead.
 
 use reference::lfsr::ZERO_SEED_REPLACEMENT;
 use reference::register_map::{ECN_BAND_BASE, ECN_ENABLE, ECN_MAX_PROB, ECN_SEED, ECN_WEIGHT};
@@ -39,7 +54,11 @@ use crate::build_checks::{c8, check_ports, zero_ram, BuildError};
 use rust_hdl::widgets::prelude::RAM;
 
 /// Pipeline latency from an event to its result, in cycles.
-pub const LATENCY: usize = 2;
+pub const LATENCY: usize = 5;
+
+/// A reset cancels the operations given in its own cycle and in the
+/// `CANCEL_WINDOW` cycles before it (those that have not written the RAM).
+pub const CANCEL_WINDOW: usize = 2;
 
 #[derive(LogicBlock)]
 pub struct EcnMarker<const A: usize> {
@@ -78,25 +97,60 @@ pub struct EcnMarker<const A: usize> {
     s1_pool: DFF<Bits<3>>,
     s1_queue: DFF<Bits<32>>,
     s1_ect: DFF<Bit>,
-    // the last write, for read-after-write on one address
-    forward_valid: DFF<Bit>,
-    forward_address: DFF<Bits<A>>,
-    forward_mean: DFF<Bits<32>>,
-    // stage 2: the result
+    // stage 2: the RAM's data registered, queue x weight precomputed; the
+    // EWMA step and the RAM write happen in this stage
     s2_update: DFF<Bit>,
     s2_decide: DFF<Bit>,
-    s2_marked: DFF<Bit>,
-    s2_mean: DFF<Bits<32>>,
+    s2_address: DFF<Bits<A>>,
+    s2_pool: DFF<Bits<3>>,
+    s2_queue: DFF<Bits<32>>,
+    s2_ect: DFF<Bit>,
+    s2_ram_mean: DFF<Bits<32>>,
+    s2_queue_lo_product: DFF<Bits<32>>,
+    s2_queue_hi_product: DFF<Bits<32>>,
+    /// The queue is the one the step ahead (in stage 2 last cycle) or the
+    /// one before it writes: which forwarding register to use, decided a
+    /// stage early so that the loop through them holds no comparator.
+    s2_matches_forward1: DFF<Bit>,
+    s2_matches_forward2: DFF<Bit>,
+    // the writes of the last two EWMA steps, which the RAM read missed
+    forward1_valid: DFF<Bit>,
+    forward1_address: DFF<Bits<A>>,
+    forward1_mean: DFF<Bits<32>>,
+    forward2_mean: DFF<Bits<32>>,
+    // stage 3: the average; band of the pool, draw
+    s3_update: DFF<Bit>,
+    s3_decide: DFF<Bit>,
+    s3_pool: DFF<Bits<3>>,
+    s3_ect: DFF<Bit>,
+    s3_mean: DFF<Bits<32>>,
+    // stage 4: the marking comparison's operands
+    s4_update: DFF<Bit>,
+    s4_decide: DFF<Bit>,
+    s4_ect: DFF<Bit>,
+    s4_mean: DFF<Bits<32>>,
+    s4_at_or_above_max: DFF<Bit>,
+    s4_at_or_above_min: DFF<Bit>,
+    s4_draw_high: DFF<Bits<16>>,
+    s4_range_scaled: DFF<Bits<16>>,
+    s4_delta_scaled: DFF<Bits<16>>,
+    // stage 5: the result
+    s5_update: DFF<Bit>,
+    s5_decide: DFF<Bit>,
+    s5_marked: DFF<Bit>,
+    s5_mean: DFF<Bits<32>>,
     // combinational intermediates
     event_address: Signal<Local, Bits<A>>,
     mean_now: Signal<Local, Bits<32>>,
     weight_lo: Signal<Local, Bits<16>>,
-    keep_lo: Signal<Local, Bits<16>>,
+    /// Registers derived from the weight when it is written, so that the
+    /// EWMA loop starts at a register: 65536 - w (low 16 bits), w = 0, w >= 65536.
+    keep_lo: DFF<Bits<16>>,
+    weight_is_zero: DFF<Bit>,
+    weight_is_full: DFF<Bit>,
     mean_lo_product: Signal<Local, Bits<32>>,
     mean_hi_product: Signal<Local, Bits<32>>,
-    queue_lo_product: Signal<Local, Bits<32>>,
-    queue_hi_product: Signal<Local, Bits<32>>,
-    low_carry: Signal<Local, Bits<32>>,
+    low_sum: Signal<Local, Bits<33>>,
     mean_next: Signal<Local, Bits<32>>,
     draw_a: Signal<Local, Bits<32>>,
     draw_b: Signal<Local, Bits<32>>,
@@ -104,11 +158,12 @@ pub struct EcnMarker<const A: usize> {
     pool_min: Signal<Local, Bits<32>>,
     pool_max: Signal<Local, Bits<32>>,
     pool_shift: Signal<Local, Bits<5>>,
-    range_scaled: Signal<Local, Bits<16>>,
-    delta_scaled: Signal<Local, Bits<16>>,
     draw_side: Signal<Local, Bits<32>>,
     probability_side: Signal<Local, Bits<32>>,
     mark_now: Signal<Local, Bit>,
+    /// False only in the fault-injection build that leaves out the
+    /// second forwarding register (the test must catch it).
+    forward_second: Constant<Bit>,
     // register addresses and constants
     reg_enable: Constant<Bits<8>>,
     reg_weight: Constant<Bits<8>>,
@@ -122,6 +177,14 @@ pub struct EcnMarker<const A: usize> {
 }
 
 impl<const A: usize> EcnMarker<A> {
+    /// A marker for `ports` egress ports, without the second forwarding
+    /// register: wrong on purpose, for the fault-injection test.
+    pub fn without_second_forwarding(ports: usize) -> Result<EcnMarker<A>, BuildError> {
+        let mut marker = EcnMarker::new(ports)?;
+        marker.forward_second = Constant::new(false);
+        Ok(marker)
+    }
+
     /// A marker for `ports` egress ports.
     pub fn new(ports: usize) -> Result<EcnMarker<A>, BuildError> {
         check_ports::<A>("ECN marker", ports)?;
@@ -155,22 +218,48 @@ impl<const A: usize> EcnMarker<A> {
             s1_pool: Default::default(),
             s1_queue: Default::default(),
             s1_ect: Default::default(),
-            forward_valid: Default::default(),
-            forward_address: Default::default(),
-            forward_mean: Default::default(),
             s2_update: Default::default(),
             s2_decide: Default::default(),
-            s2_marked: Default::default(),
-            s2_mean: Default::default(),
+            s2_address: Default::default(),
+            s2_pool: Default::default(),
+            s2_queue: Default::default(),
+            s2_ect: Default::default(),
+            s2_ram_mean: Default::default(),
+            s2_queue_lo_product: Default::default(),
+            s2_queue_hi_product: Default::default(),
+            s2_matches_forward1: Default::default(),
+            s2_matches_forward2: Default::default(),
+            forward1_valid: Default::default(),
+            forward1_address: Default::default(),
+            forward1_mean: Default::default(),
+            forward2_mean: Default::default(),
+            s3_update: Default::default(),
+            s3_decide: Default::default(),
+            s3_pool: Default::default(),
+            s3_ect: Default::default(),
+            s3_mean: Default::default(),
+            s4_update: Default::default(),
+            s4_decide: Default::default(),
+            s4_ect: Default::default(),
+            s4_mean: Default::default(),
+            s4_at_or_above_max: Default::default(),
+            s4_at_or_above_min: Default::default(),
+            s4_draw_high: Default::default(),
+            s4_range_scaled: Default::default(),
+            s4_delta_scaled: Default::default(),
+            s5_update: Default::default(),
+            s5_decide: Default::default(),
+            s5_marked: Default::default(),
+            s5_mean: Default::default(),
             event_address: Default::default(),
             mean_now: Default::default(),
             weight_lo: Default::default(),
             keep_lo: Default::default(),
+            weight_is_zero: Default::default(),
+            weight_is_full: Default::default(),
             mean_lo_product: Default::default(),
             mean_hi_product: Default::default(),
-            queue_lo_product: Default::default(),
-            queue_hi_product: Default::default(),
-            low_carry: Default::default(),
+            low_sum: Default::default(),
             mean_next: Default::default(),
             draw_a: Default::default(),
             draw_b: Default::default(),
@@ -178,11 +267,10 @@ impl<const A: usize> EcnMarker<A> {
             pool_min: Default::default(),
             pool_max: Default::default(),
             pool_shift: Default::default(),
-            range_scaled: Default::default(),
-            delta_scaled: Default::default(),
             draw_side: Default::default(),
             probability_side: Default::default(),
             mark_now: Default::default(),
+            forward_second: Constant::new(true),
             reg_enable: c8(ECN_ENABLE),
             reg_weight: c8(ECN_WEIGHT),
             reg_max_prob: c8(ECN_MAX_PROB),
@@ -199,10 +287,13 @@ impl<const A: usize> EcnMarker<A> {
 impl<const A: usize> Logic for EcnMarker<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ecn_enable, weight_q16, max_prob_q16, draw_state,
+        dff_setup!(self, clock, ecn_enable, weight_q16, keep_lo, weight_is_zero, weight_is_full, max_prob_q16, draw_state,
             s1_update, s1_decide, s1_address, s1_pool, s1_queue, s1_ect,
-            forward_valid, forward_address, forward_mean,
-            s2_update, s2_decide, s2_marked, s2_mean);
+            s2_update, s2_decide, s2_address, s2_pool, s2_queue, s2_ect, s2_ram_mean, s2_queue_lo_product, s2_queue_hi_product, s2_matches_forward1, s2_matches_forward2,
+            forward1_valid, forward1_address, forward1_mean, forward2_mean,
+            s3_update, s3_decide, s3_pool, s3_ect, s3_mean,
+            s4_update, s4_decide, s4_ect, s4_mean, s4_at_or_above_max, s4_at_or_above_min, s4_draw_high, s4_range_scaled, s4_delta_scaled,
+            s5_update, s5_decide, s5_marked, s5_mean);
         for p in 0..8 {
             self.band_min[p].clock.next = self.clock.val();
             self.band_min[p].d.next = self.band_min[p].q.val();
@@ -218,6 +309,9 @@ impl<const A: usize> Logic for EcnMarker<A> {
             }
             if self.cfg_address.val() == self.reg_weight.val() {
                 self.weight_q16.d.next = self.cfg_data.val().get_bits::<17>(0);
+                self.keep_lo.d.next = bit_cast::<16, 17>(self.full_weight.val() - self.cfg_data.val().get_bits::<17>(0));
+                self.weight_is_zero.d.next = self.cfg_data.val().get_bits::<17>(0) == 0;
+                self.weight_is_full.d.next = self.cfg_data.val().get_bits::<17>(0) >= self.full_weight.val();
             }
             if self.cfg_address.val() == self.reg_max_prob.val() {
                 self.max_prob_q16.d.next = self.cfg_data.val().get_bits::<16>(0);
@@ -245,39 +339,64 @@ impl<const A: usize> Logic for EcnMarker<A> {
         self.s1_pool.d.next = self.queue_pool.val();
         self.s1_queue.d.next = self.queue_bytes.val();
         self.s1_ect.d.next = self.ect.val();
-        // Stage 2: the average as of now (forwarded when just written).
-        self.mean_now.next = self.mean_ram.read_data.val();
-        if self.forward_valid.q.val() & (self.forward_address.q.val() == self.s1_address.q.val()) {
-            self.mean_now.next = self.forward_mean.q.val();
-        }
-        // EWMA: (mean (65536 - w) + queue w) >> 16 from four 16 x 16 products.
+        // Stage 2 registers: the RAM's data, and queue x weight ahead of the step.
         self.weight_lo.next = self.weight_q16.q.val().get_bits::<16>(0);
-        self.keep_lo.next = bit_cast::<16, 17>(self.full_weight.val() - self.weight_q16.q.val());
-        self.mean_lo_product.next = self.mean_now.val().get_bits::<16>(0) * self.keep_lo.val();
-        self.mean_hi_product.next = self.mean_now.val().get_bits::<16>(16) * self.keep_lo.val();
-        self.queue_lo_product.next = self.s1_queue.q.val().get_bits::<16>(0) * self.weight_lo.val();
-        self.queue_hi_product.next = self.s1_queue.q.val().get_bits::<16>(16) * self.weight_lo.val();
-        self.low_carry.next = (bit_cast::<32, 16>(self.mean_lo_product.val().get_bits::<16>(0))
-            + bit_cast::<32, 16>(self.queue_lo_product.val().get_bits::<16>(0))) >> 16;
-        self.mean_next.next = self.mean_hi_product.val() + self.queue_hi_product.val()
-            + (self.mean_lo_product.val() >> 16) + (self.queue_lo_product.val() >> 16) + self.low_carry.val();
-        if self.weight_q16.q.val() == 0 {
+        self.s2_update.d.next = self.s1_update.q.val() & !self.reset.val();
+        self.s2_decide.d.next = self.s1_decide.q.val() & !self.reset.val();
+        self.s2_address.d.next = self.s1_address.q.val();
+        self.s2_pool.d.next = self.s1_pool.q.val();
+        self.s2_queue.d.next = self.s1_queue.q.val();
+        self.s2_ect.d.next = self.s1_ect.q.val();
+        self.s2_ram_mean.d.next = self.mean_ram.read_data.val();
+        self.s2_queue_lo_product.d.next = self.s1_queue.q.val().get_bits::<16>(0) * self.weight_lo.val();
+        self.s2_queue_hi_product.d.next = self.s1_queue.q.val().get_bits::<16>(16) * self.weight_lo.val();
+        // Next cycle forward1 holds what stage 2 writes now, forward2 what forward1 holds.
+        self.s2_matches_forward1.d.next = self.s2_update.q.val() & !self.reset.val() & (self.s2_address.q.val() == self.s1_address.q.val());
+        self.s2_matches_forward2.d.next = self.forward1_valid.q.val() & (self.forward1_address.q.val() == self.s1_address.q.val());
+        // Stage 2: the average as of now. The RAM read (two cycles ago)
+        // missed the writes of the two steps before this one: forward them,
+        // the latest first.
+        self.mean_now.next = self.s2_ram_mean.q.val();
+        if self.forward_second.val() & self.s2_matches_forward2.q.val() {
+            self.mean_now.next = self.forward2_mean.q.val();
+        }
+        if self.s2_matches_forward1.q.val() {
+            self.mean_now.next = self.forward1_mean.q.val();
+        }
+        // EWMA: (mean (65536 - w) + queue w) >> 16 from four 16 x 16 products:
+        // mean_hi k + queue_hi w + ((mean_lo k + queue_lo w) >> 16), the queue's
+        // products summed a stage earlier so that the loop through the
+        // forwarding registers holds two products and two adders.
+        self.mean_lo_product.next = self.mean_now.val().get_bits::<16>(0) * self.keep_lo.q.val();
+        self.mean_hi_product.next = self.mean_now.val().get_bits::<16>(16) * self.keep_lo.q.val();
+        self.low_sum.next = bit_cast::<33, 32>(self.mean_lo_product.val()) + bit_cast::<33, 32>(self.s2_queue_lo_product.q.val());
+        self.mean_next.next = self.mean_hi_product.val() + self.s2_queue_hi_product.q.val() + bit_cast::<32, 33>(self.low_sum.val() >> 16);
+        if self.weight_is_zero.q.val() {
             self.mean_next.next = self.mean_now.val();
         }
-        if self.weight_q16.q.val() >= self.full_weight.val() {
-            self.mean_next.next = self.s1_queue.q.val();
+        if self.weight_is_full.q.val() {
+            self.mean_next.next = self.s2_queue.q.val();
         }
-        self.mean_ram.write_address.next = self.s1_address.q.val();
+        self.mean_ram.write_address.next = self.s2_address.q.val();
         self.mean_ram.write_data.next = self.mean_next.val();
-        self.mean_ram.write_enable.next = self.s1_update.q.val() & !self.reset.val();
-        self.forward_valid.d.next = self.s1_update.q.val() & !self.reset.val();
-        self.forward_address.d.next = self.s1_address.q.val();
-        self.forward_mean.d.next = self.mean_next.val();
-        // Decision: xorshift32 draw, the pool's band, the 16 x 16 comparison.
+        self.mean_ram.write_enable.next = self.s2_update.q.val() & !self.reset.val();
+        self.forward1_valid.d.next = self.s2_update.q.val() & !self.reset.val();
+        self.forward1_address.d.next = self.s2_address.q.val();
+        self.forward1_mean.d.next = self.mean_next.val();
+        self.forward2_mean.d.next = self.forward1_mean.q.val();
+        self.s3_update.d.next = self.s2_update.q.val() & !self.reset.val();
+        self.s3_decide.d.next = self.s2_decide.q.val() & !self.reset.val();
+        self.s3_pool.d.next = self.s2_pool.q.val();
+        self.s3_ect.d.next = self.s2_ect.q.val();
+        self.s3_mean.d.next = self.mean_now.val();
+        if self.s2_update.q.val() {
+            self.s3_mean.d.next = self.mean_next.val();
+        }
+        // Stage 3: the pool's band, the draw (xorshift32, one per decision).
         self.draw_a.next = self.draw_state.q.val() ^ (self.draw_state.q.val() << 13);
         self.draw_b.next = self.draw_a.val() ^ (self.draw_a.val() >> 17);
         self.draw_next.next = self.draw_b.val() ^ (self.draw_b.val() << 5);
-        if self.s1_decide.q.val() & !self.reset.val() {
+        if self.s3_decide.q.val() {
             self.draw_state.d.next = self.draw_next.val();
         }
         if self.cfg_write.val() & (self.cfg_address.val() == self.reg_seed.val()) {
@@ -290,33 +409,38 @@ impl<const A: usize> Logic for EcnMarker<A> {
         self.pool_max.next = self.band_max[0].q.val();
         self.pool_shift.next = self.band_shift[0].q.val();
         for p in 1..8 {
-            if self.s1_pool.q.val().index() == p {
+            if self.s3_pool.q.val().index() == p {
                 self.pool_min.next = self.band_min[p].q.val();
                 self.pool_max.next = self.band_max[p].q.val();
                 self.pool_shift.next = self.band_shift[p].q.val();
             }
         }
-        self.range_scaled.next = bit_cast::<16, 32>((self.pool_max.val() - self.pool_min.val()) >> self.pool_shift.val());
-        self.delta_scaled.next = bit_cast::<16, 32>((self.mean_now.val() - self.pool_min.val()) >> self.pool_shift.val());
-        self.draw_side.next = bit_cast::<16, 32>(self.draw_next.val() >> 16) * self.range_scaled.val();
-        self.probability_side.next = self.max_prob_q16.q.val() * self.delta_scaled.val();
+        self.s4_update.d.next = self.s3_update.q.val();
+        self.s4_decide.d.next = self.s3_decide.q.val();
+        self.s4_ect.d.next = self.s3_ect.q.val();
+        self.s4_mean.d.next = self.s3_mean.q.val();
+        self.s4_at_or_above_max.d.next = self.s3_mean.q.val() >= self.pool_max.val();
+        self.s4_at_or_above_min.d.next = self.s3_mean.q.val() >= self.pool_min.val();
+        self.s4_draw_high.d.next = bit_cast::<16, 32>(self.draw_next.val() >> 16);
+        self.s4_range_scaled.d.next = bit_cast::<16, 32>((self.pool_max.val() - self.pool_min.val()) >> self.pool_shift.val());
+        self.s4_delta_scaled.d.next = bit_cast::<16, 32>((self.s3_mean.q.val() - self.pool_min.val()) >> self.pool_shift.val());
+        // Stage 4: draw x range < max probability x delta, the 16 x 16 comparison.
+        self.draw_side.next = self.s4_draw_high.q.val() * self.s4_range_scaled.q.val();
+        self.probability_side.next = self.max_prob_q16.q.val() * self.s4_delta_scaled.q.val();
         self.mark_now.next = false;
-        if self.mean_now.val() >= self.pool_max.val() {
+        if self.s4_at_or_above_max.q.val() {
             self.mark_now.next = true;
-        } else if self.mean_now.val() >= self.pool_min.val() {
+        } else if self.s4_at_or_above_min.q.val() {
             self.mark_now.next = self.draw_side.val() < self.probability_side.val();
         }
-        self.s2_update.d.next = self.s1_update.q.val() & !self.reset.val();
-        self.s2_decide.d.next = self.s1_decide.q.val() & !self.reset.val();
-        self.s2_marked.d.next = self.mark_now.val() & self.ecn_enable.q.val() & self.s1_ect.q.val();
-        self.s2_mean.d.next = self.mean_now.val();
-        if self.s1_update.q.val() {
-            self.s2_mean.d.next = self.mean_next.val();
-        }
+        self.s5_update.d.next = self.s4_update.q.val();
+        self.s5_decide.d.next = self.s4_decide.q.val();
+        self.s5_marked.d.next = self.mark_now.val() & self.ecn_enable.q.val() & self.s4_ect.q.val();
+        self.s5_mean.d.next = self.s4_mean.q.val();
         // Result channel.
-        self.update_valid.next = self.s2_update.q.val();
-        self.decision_valid.next = self.s2_decide.q.val();
-        self.marked.next = self.s2_marked.q.val() & self.s2_decide.q.val();
-        self.mean_bytes.next = self.s2_mean.q.val();
+        self.update_valid.next = self.s5_update.q.val();
+        self.decision_valid.next = self.s5_decide.q.val();
+        self.marked.next = self.s5_marked.q.val() & self.s5_decide.q.val();
+        self.mean_bytes.next = self.s5_mean.q.val();
     }
 }

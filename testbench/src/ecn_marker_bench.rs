@@ -2,7 +2,7 @@
 //! operations, and the reference marker's expected outputs.
 
 use crate::cosim::{blank_until_reset, framed, write_inputs, ControlOps, Trace};
-use hdl::ecn_marker::{EcnMarker, LATENCY};
+use hdl::ecn_marker::{EcnMarker, CANCEL_WINDOW, LATENCY};
 use reference::ecn_marker::{EcnMarker as ReferenceMarker, EcnParams};
 use reference::register_map::{apply_ecn_write, RegisterWrite};
 
@@ -23,6 +23,10 @@ pub enum Fault {
     NeighbourPoolBand,
     /// No read-after-write forwarding: back-to-back updates see stale data.
     StaleAverage,
+    /// In the hardware, not the reference: the block is built without its
+    /// second forwarding register, so an update two events after another
+    /// on the same queue reads a stale average.
+    NoSecondForwarding,
 }
 
 /// The harness for a marker with `A` address bits (`2^(A-3)` ports).
@@ -45,7 +49,13 @@ const RESULT: &str = "result";
 crate::harness! {
     impl[const A: usize] Harness for EcnMarkerBench<A> {
         uut: EcnMarker<A>, name: "ecn_marker",
-        build(self) { EcnMarker::new(self.ports).expect("a valid port count") }
+        build(self) {
+            if self.fault == Some(Fault::NoSecondForwarding) {
+                EcnMarker::without_second_forwarding(self.ports).expect("a valid port count")
+            } else {
+                EcnMarker::new(self.ports).expect("a valid port count")
+            }
+        }
         inputs {
             reset: 1 => "control",
             cfg_write: 1 => CFG,
@@ -108,8 +118,9 @@ fn result(update: bool, decision: bool, marked: bool, mean_bytes: Option<u64>) -
 
 impl<const A: usize> EcnMarkerBench<A> {
     /// Turns stimulus into a trace. An operation answers `LATENCY - 1`
-    /// samples later; a reset cancels the operations of its own and the
-    /// previous cycle. Register writes must come with no operation in flight.
+    /// samples later; a reset cancels the operations of its own cycle and
+    /// of the `CANCEL_WINDOW` cycles before. Register writes must come with
+    /// no operation in flight.
     pub fn trace(&self, ops: &[Op]) -> Trace {
         let all: Vec<Op> = framed(ops.iter().cloned(), LATENCY);
         let mut marker = ReferenceMarker::new(EcnParams::zeroed(), 1 << (A - 3), 0);
@@ -117,7 +128,7 @@ impl<const A: usize> EcnMarkerBench<A> {
         let mut expected = vec![idle; all.len()];
         let mut stale_mean: Option<(u8, u8, u32)> = None;
         for (cycle, op) in all.iter().enumerate() {
-            let cancelled = all.get(cycle + 1) == Some(&Op::Reset) || *op == Op::Reset;
+            let cancelled = all[cycle..all.len().min(cycle + CANCEL_WINDOW + 1)].contains(&Op::Reset);
             let at = cycle + LATENCY - 1;
             match *op {
                 Op::Write(w) => apply_ecn_write(&mut marker, w),

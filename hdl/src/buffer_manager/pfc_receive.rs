@@ -1,0 +1,87 @@
+//! Received PFC frames and the pause query: when each (port, class) pause
+//! ends, and which classes of a port are paused now.
+//!
+//! A frame on port p for classes C with q quanta pauses each class of C on
+//! p until `now + pause_ns`, with `pause_ns = ((q x quantum_q16) >> 16) +
+//! delay_ns` (the port's time per quantum in Q16.16 ns and its link delay);
+//! q = 0 resumes at once (the deadline becomes `now`). A class is paused
+//! while `now < deadline`.
+//!
+//! Parameters: `A`, the deadline RAMs' address bits (a port number).
+//!
+//! Ports (all on `clock`):
+//! * control: `reset` (cancels the frame of its cycle)
+//! * frame, stage 1: `frame_valid`, `frame_port`, `frame_classes`,
+//!   `frame_quanta`, `now_ns`
+//! * port timing, stage 1: `quantum_q16`, `delay_ns` (the frame's port)
+//! * query: `query_port` in stage 0 -> `query_paused` in stage 1 (bit n:
+//!   class n paused at `now_ns`), frames of earlier cycles included
+//! * answer, stage 1: `pause_ns` (also for a pause the switch sends itself,
+//!   given 65535 quanta), `paused_until_ns`
+//!
+//! Latency: the query answers one cycle after its port; the frame's
+//! deadlines are written at the end of its cycle and seen by the query
+//! given in that same cycle (forwarded).
+//!
+//! ```text
+//!  frame ─► quanta x quantum + delay ─► pause_ns, paused_until_ns ─► deadline_ram[c] (c in classes)
+//!  query_port ─► deadline_ram[0..8] (forwarding) ─► now < deadline? ─► query_paused
+//! ```
+
+use crate::forwarding_ram::ForwardingRam;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock, Default)]
+pub struct PfcReceive<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // frame (stage 1)
+    pub frame_valid: Signal<In, Bit>,
+    pub frame_port: Signal<In, Bits<A>>,
+    pub frame_classes: Signal<In, Bits<8>>,
+    pub frame_quanta: Signal<In, Bits<16>>,
+    pub now_ns: Signal<In, Bits<32>>,
+    // port timing (stage 1)
+    pub quantum_q16: Signal<In, Bits<32>>,
+    pub delay_ns: Signal<In, Bits<32>>,
+    // query
+    pub query_port: Signal<In, Bits<A>>,
+    pub query_paused: Signal<Out, Bits<8>>,
+    // answer (stage 1)
+    pub pause_ns: Signal<Out, Bits<32>>,
+    pub paused_until_ns: Signal<Out, Bits<32>>,
+    /// When each class's pause of each port ends, one RAM per class.
+    deadline_ram: [ForwardingRam<Bits<32>, A>; 8],
+    pause_hi_product: Signal<Local, Bits<32>>,
+    pause_lo_product: Signal<Local, Bits<32>>,
+    class_paused: [Signal<Local, Bits<8>>; 8],
+}
+
+impl<const A: usize> Logic for PfcReceive<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.pause_hi_product.next = self.frame_quanta.val() * self.quantum_q16.val().get_bits::<16>(16);
+        self.pause_lo_product.next = self.frame_quanta.val() * self.quantum_q16.val().get_bits::<16>(0);
+        self.pause_ns.next = self.pause_hi_product.val() + (self.pause_lo_product.val() >> 16) + self.delay_ns.val();
+        // Each output is assigned once (see `crate::forwarding_ram`).
+        if self.frame_quanta.val() == 0 {
+            self.paused_until_ns.next = self.now_ns.val();
+        } else {
+            self.paused_until_ns.next = self.now_ns.val() + self.pause_ns.val();
+        }
+        for t in 0..8 {
+            self.deadline_ram[t].clock.next = self.clock.val();
+            self.deadline_ram[t].write_address.next = self.frame_port.val();
+            self.deadline_ram[t].write_data.next = self.paused_until_ns.val();
+            self.deadline_ram[t].write_enable.next = self.frame_valid.val() & self.frame_classes.val().get_bit(t) & !self.reset.val();
+            self.deadline_ram[t].read_address.next = self.query_port.val();
+            self.class_paused[t].next = 0.into();
+            if self.now_ns.val() < self.deadline_ram[t].read_data.val() {
+                self.class_paused[t].next = (1 << t).into();
+            }
+        }
+        self.query_paused.next = self.class_paused[0].val() | self.class_paused[1].val() | self.class_paused[2].val()
+            | self.class_paused[3].val() | self.class_paused[4].val() | self.class_paused[5].val()
+            | self.class_paused[6].val() | self.class_paused[7].val();
+    }
+}

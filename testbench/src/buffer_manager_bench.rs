@@ -490,11 +490,12 @@ pub mod strategies {
 
     /// (alpha_q10, k): with a pool of `k x 2^16 + r` bytes and less than
     /// `r` bytes in it, the dynamic limit's high product alpha x (free >>
-    /// 16) is exactly 2^26 - 1 (the last value that does not saturate) or
-    /// 2^26 (the first that does).
+    /// 16) is exactly 2^26 - 1 (the last value whose shift fits in 32 bits) or
+    /// 2^26 (the first that overflows); with alpha 63.999 the sum carries lower.
     const SATURATION_EDGES: &[(u16, u32)] = &[
         (8191, 8193), (8193, 8191), (2731, 24573), (24573, 2731), // 2^26 - 1
         (2048, 32768), (4096, 16384), (16384, 4096), (32768, 2048), // 2^26
+        (65535, 1024), // 2^26 - 1024: the 32-bit sum of the products wraps when r > 1024
     ];
 
     /// Pools and alpha at the dynamic limit's saturation edge: every pool

@@ -30,14 +30,15 @@ fn expected(dynamic: bool, alpha_q10: u16, size: u32, egress: u32, fixed: u32) -
 }
 
 fn word() -> impl Strategy<Value = u32> {
-    prop_oneof![any::<u32>(), 0u32..5_000, (0u32..64).prop_map(|k| u32::MAX - k), Just(1 << 26), Just((1 << 26) - 1)]
+    prop_oneof![any::<u32>(), 0u32..5_000, (0u32..64).prop_map(|k| u32::MAX - k), Just(1 << 26), Just((1 << 26) - 1),
+        (0u32..65_536).prop_map(|r| (1024 << 16) + r)]
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(proptest_cases(2_000)))]
 
     #[test]
-    fn egress_limit_matches_the_reference(dynamic in any::<bool>(), alpha in prop_oneof![any::<u16>(), 0u16..2048],
+    fn egress_limit_matches_the_reference(dynamic in any::<bool>(), alpha in prop_oneof![any::<u16>(), 0u16..2048, 65_000u16..=u16::MAX],
         size in word(), egress in word(), fixed in word()) {
         prop_assert_eq!(hardware(dynamic, alpha, size, egress, fixed), expected(dynamic, alpha, size, egress, fixed));
     }
@@ -51,6 +52,14 @@ fn a_limit_past_32_bits_saturates() {
     assert_eq!(hardware(true, alpha, size, 0, 7), u32::MAX);
     let wrapped = ((alpha as u64 * size as u64) >> 10) as u32;
     assert_ne!(wrapped, u32::MAX);
+    // Alpha 63.999 with 64 MiB + 2,000 B free: the high product is 2^26 -
+    // 1,024, below the shift's overflow, but the 32-bit sum would wrap to
+    // 62,462 B.
+    assert_eq!(hardware(true, u16::MAX, 67_110_864, 0, 7), u32::MAX);
+    assert_eq!(expected(true, u16::MAX, 67_110_864, 0, 7), u32::MAX);
+    assert_eq!(((u16::MAX as u64 * 1024) << 6).wrapping_add((u16::MAX as u64 * 2000) >> 10) as u32, 62_462);
+    // The last high product that fits, exactly: alpha 2^13 - 1, 2^13 + 1 high words.
+    assert_eq!(hardware(true, 8191, 8193 << 16, 0, 7), expected(true, 8191, 8193 << 16, 0, 7));
     assert_eq!(hardware(true, 1024, 5_000, 1_000, 7), 4_000);
     assert_eq!(hardware(false, 1024, 5_000, 1_000, 7), 7);
 }

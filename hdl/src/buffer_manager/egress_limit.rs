@@ -2,10 +2,14 @@
 //! `reference::buffer_manager`): dynamic, `(alpha_q10 x free) >> 10` with
 //! `free = pool size - pool egress bytes` (0 when the pool is full), or the
 //! pool's fixed limit. A dynamic limit past 32 bits saturates at
-//! `0xFFFF_FFFF`.
+//! `0xFFFF_FFFF`: the block answers `min(limit, 2^32 - 1)`, which compares
+//! with a 32-bit queue the way the reference's 64-bit limit does.
 //!
 //! The product comes from two 16 x 16 multiplies (rust_hdl has no wider
-//! one): `alpha x free_hi << 6` plus `alpha x free_lo >> 10`.
+//! one): `alpha x free_hi << 6` plus `alpha x free_lo >> 10`, summed in 33
+//! bits. The limit is past 32 bits when the high product reaches 2^26 (its
+//! shift overflows) or the sum carries; with a large alpha the sum carries
+//! well below a high product of 2^26 - 1 (alpha 63.999 and 64 MiB free).
 //!
 //! Ports (combinational, no clock):
 //! * configuration: `dynamic_limit`, `alpha_q10` (alpha in Q6.10)
@@ -18,8 +22,8 @@
 
 use rust_hdl::prelude::*;
 
-/// `alpha x free_hi` from which `limit_bytes` would not fit in 32 bits.
-const SATURATING_HI_PRODUCT: u32 = 0x3FF_FFFF;
+/// `alpha x free_hi` from which `alpha x free_hi << 6` overflows 32 bits.
+const OVERFLOWING_HI_PRODUCT: u32 = 1 << 26;
 
 #[derive(LogicBlock)]
 pub struct EgressLimit {
@@ -33,10 +37,11 @@ pub struct EgressLimit {
     // limit
     pub limit_bytes: Signal<Out, Bits<32>>,
     free_bytes: Signal<Local, Bits<32>>,
+    dynamic_sum: Signal<Local, Bits<33>>,
     dynamic_bytes: Signal<Local, Bits<32>>,
     alpha_hi_product: Signal<Local, Bits<32>>,
     alpha_lo_product: Signal<Local, Bits<32>>,
-    saturating_hi_product: Constant<Bits<32>>,
+    overflowing_hi_product: Constant<Bits<32>>,
     saturated_limit: Constant<Bits<32>>,
 }
 
@@ -50,10 +55,11 @@ impl Default for EgressLimit {
             fixed_limit_bytes: Default::default(),
             limit_bytes: Default::default(),
             free_bytes: Default::default(),
+            dynamic_sum: Default::default(),
             dynamic_bytes: Default::default(),
             alpha_hi_product: Default::default(),
             alpha_lo_product: Default::default(),
-            saturating_hi_product: Constant::new(Bits::<32>::from(SATURATING_HI_PRODUCT as LiteralType)),
+            overflowing_hi_product: Constant::new(Bits::<32>::from(OVERFLOWING_HI_PRODUCT as LiteralType)),
             saturated_limit: Constant::new(Bits::<32>::from(u32::MAX as LiteralType)),
         }
     }
@@ -68,8 +74,9 @@ impl Logic for EgressLimit {
         }
         self.alpha_hi_product.next = self.alpha_q10.val() * self.free_bytes.val().get_bits::<16>(16);
         self.alpha_lo_product.next = self.alpha_q10.val() * self.free_bytes.val().get_bits::<16>(0);
-        self.dynamic_bytes.next = (self.alpha_hi_product.val() << 6) + (self.alpha_lo_product.val() >> 10);
-        if self.alpha_hi_product.val() >= self.saturating_hi_product.val() {
+        self.dynamic_sum.next = bit_cast::<33, 32>(self.alpha_hi_product.val() << 6) + bit_cast::<33, 32>(self.alpha_lo_product.val() >> 10);
+        self.dynamic_bytes.next = bit_cast::<32, 33>(self.dynamic_sum.val());
+        if (self.alpha_hi_product.val() >= self.overflowing_hi_product.val()) | self.dynamic_sum.val().get_bit(32) {
             self.dynamic_bytes.next = self.saturated_limit.val();
         }
         // The output is assigned once (see `crate::forwarding_ram`).

@@ -11,8 +11,10 @@
 //!   limit, PFC receive, re-send sweep).
 //! * [`crc_matrix::CrcMatrix`]: the ECMP hash's CRC-32 as an XOR matrix.
 //! * [`twin_read_ram::TwinReadRam`]: one write port, two read ports.
-//! * [`forwarding_ram::ForwardingRam`], [`twin_forwarding_ram::TwinForwardingRam`]:
-//!   counter tables whose reads include the write of the same cycle.
+//! * [`forwarding_ram::ForwardingRam`]: a counter table whose reads include
+//!   the write of the same cycle;
+//!   [`registered_forwarding_ram::RegisteredForwardingRam`] the same through
+//!   the RAM's output register (two forwarding registers).
 
 pub mod buffer_manager;
 pub mod build_checks;
@@ -20,6 +22,6 @@ pub mod crc_matrix;
 pub mod ecmp_hash;
 pub mod ecn_marker;
 pub mod forwarding_ram;
+pub mod registered_forwarding_ram;
 pub mod set_member;
-pub mod twin_forwarding_ram;
 pub mod twin_read_ram;

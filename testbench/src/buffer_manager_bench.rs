@@ -50,11 +50,19 @@ pub enum Fault {
 pub struct BufferManagerBench<const A: usize> {
     pub ports: usize,
     pub fault: Option<Fault>,
+    /// Build the hardware whose egress limit ignores the outcome of the
+    /// event two ahead (`BufferManager::without_older_lookahead`).
+    pub without_older_lookahead: bool,
 }
 
 impl<const A: usize> BufferManagerBench<A> {
     pub fn new(ports: usize) -> Self {
-        BufferManagerBench { ports, fault: None }
+        BufferManagerBench { ports, fault: None, without_older_lookahead: false }
+    }
+
+    fn build_block(&self) -> BufferManager<A> {
+        let block = if self.without_older_lookahead { BufferManager::without_older_lookahead(self.ports) } else { BufferManager::new(self.ports) };
+        block.expect("a valid port count")
     }
 }
 
@@ -66,7 +74,7 @@ const RESEND: &str = "pause re-send";
 crate::harness! {
     impl[const A: usize] Harness for BufferManagerBench<A> {
         uut: BufferManager<A>, name: "buffer_manager",
-        build(self) { BufferManager::new(self.ports).expect("a valid port count") }
+        build(self) { self.build_block() }
         inputs {
             reset: 1 => "control",
             cfg_write: 1 => CFG,
@@ -327,7 +335,10 @@ impl<const A: usize> BufferManagerBench<A> {
             }
             let next_stalls = paused_now || is_write(cycle + 1) || is_write(cycle);
             let next_resets = cycles.get(cycle + 1) == Some(&Op::Reset);
-            if cycle + 1 < expected.len() {
+            // The re-send decided with the next cycle's time answers with the
+            // events (same delay through the block).
+            let resend_at = cycle + LATENCY - 1;
+            if resend_at < expected.len() {
                 let resent = candidate.filter(|_| !next_stalls && !next_resets);
                 if let Some(frame) = resent {
                     reference.advance_resend(frame.port as usize, frame.pool as usize);
@@ -335,7 +346,7 @@ impl<const A: usize> BufferManagerBench<A> {
                         reference.advance_resend(frame.port as usize, frame.pool as usize);
                     }
                 }
-                let e = &mut expected[cycle + 1];
+                let e = &mut expected[resend_at];
                 e[outputs::resend_valid] = Some(resent.is_some() as u64);
                 if let Some(f) = resent {
                     e[outputs::resend_port] = Some(f.port as u64);

@@ -1,6 +1,6 @@
 //! The buffer manager block against the reference, in rust_hdl and in Verilog.
 
-use hdl::buffer_manager::BufferManager;
+use hdl::buffer_manager::{BufferManager, LATENCY};
 use proptest::prelude::*;
 use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use testbench::buffer_manager_bench::{outputs, strategies, BufferManagerBench, Fault, Op};
@@ -70,7 +70,7 @@ fn the_recorded_stimulus_reaches_every_path() {
 fn a_wrong_reference_makes_the_cosimulation_fail() {
     let ops = recorded_ops(5, 8_000);
     for fault in [Fault::XoffBeforePacket, Fault::OccupancyBeforeHeadroom, Fault::PauseWithoutDelay, Fault::NoTrimming, Fault::ResendEveryFullPause] {
-        let bench = Bench { ports: PORTS as usize, fault: Some(fault) };
+        let bench = Bench { fault: Some(fault), ..Bench::new(PORTS as usize) };
         assert!(check(&bench, &bench.trace(&ops), "buffer_manager_fault").is_err(), "{fault:?} went unnoticed");
     }
     let bench = Bench::new(PORTS as usize);
@@ -190,15 +190,18 @@ fn a_pause_is_resent_every_half_pause_time_in_hardware() {
     ops.extend((0..4_000).map(|_| Op::Idle));
     let bench = Bench::new(PORTS as usize);
     let trace = bench.trace(&ops);
-    let pause_cycle = trace.expected.iter().position(|e| e[outputs::pause_request] == Some(1)).expect("a pause") - 1;
+    // A result at index i answers the input of cycle i - (LATENCY - 1); a
+    // re-send at index i was decided with the time of cycle i - (LATENCY - 2).
+    let decided_at = |index: usize| (index - (LATENCY - 2)) as u64 * NS_PER_CYCLE;
+    let pause_cycle = trace.expected.iter().position(|e| e[outputs::pause_request] == Some(1)).expect("a pause") - (LATENCY - 1);
     let paused_at = pause_cycle as u64 * NS_PER_CYCLE;
     let resends: Vec<(usize, &Vec<Option<u64>>)> = trace.expected.iter().enumerate().filter(|(_, e)| e[outputs::resend_valid] == Some(1)).collect();
-    let end = (trace.cycles() as u64 - 1) * NS_PER_CYCLE;
+    let end = decided_at(trace.cycles() - 1);
     assert_eq!(resends.len() as u64, (end - paused_at) / 42_192, "one re-send per 42,192 ns");
     for (k, (cycle, e)) in resends.iter().enumerate() {
         let due = paused_at + (k as u64 + 1) * 42_192;
         assert_eq!((e[outputs::resend_port], e[outputs::resend_pool], e[outputs::resend_classes], e[outputs::resend_due_ns]), (Some(5), Some(0), Some(1), Some(due)));
-        let sent = *cycle as u64 * NS_PER_CYCLE;
+        let sent = decided_at(*cycle);
         assert!(due <= sent && sent < due + 128 * NS_PER_CYCLE, "due {due}, sent {sent}");
     }
     let waves = run(&bench, &trace, Some(Waves::create::<Bench>("buffer_manager_resend_example"))).unwrap_or_else(|m| panic!("{m}"));
@@ -224,6 +227,21 @@ fn verilated_verilog_matches_reference_over_a_million_random_cycles() {
 fn the_verilated_run_can_fail() {
     let trace = Bench::new(PORTS as usize).trace(&recorded_ops(7, 400));
     assert_corruption_caught::<Bench>(&verilated(), trace, outputs::admitted, outputs::queue_bytes, 1, "buffer_manager_verilated_negative");
+}
+
+/// The egress limit is computed two cycles ahead for every outcome of the
+/// two events before (`limit_lookahead`); hardware that ignores the older
+/// one's outcome must be caught: back-to-back lossy arrivals on one pool
+/// under a dynamic limit make the outcome of the event two ahead matter.
+#[test]
+fn hardware_without_the_older_lookahead_is_caught() {
+    let ops = recorded_ops(5, 20_000);
+    let faulty = Bench { without_older_lookahead: true, ..Bench::new(PORTS as usize) };
+    let trace = faulty.trace(&ops);
+    let dynamic_drops = trace.expected.iter().filter(|e| e[outputs::drop_reason] == Some(3)).count();
+    assert!(dynamic_drops >= 20, "the stimulus meets the egress limit {dynamic_drops} times");
+    assert!(check(&faulty, &trace, "buffer_manager_lookahead_fault").is_err(), "the missing look-ahead went unnoticed");
+    check(&Bench::new(PORTS as usize), &trace, "buffer_manager_lookahead_fault").expect("the right hardware agrees");
 }
 
 /// A bug that only the arithmetic edge shows: the dynamic limit saturating

@@ -41,8 +41,20 @@
 //! * pause re-send: `resend_valid`, `resend_port`, `resend_pool`,
 //!   `resend_classes`, `resend_due_ns` (when the re-send fell due)
 //!
-//! Latency 2 cycles, one event per cycle, back to back on the same
-//! counters. Trimming reads pool 1 of both ports in the same cycle from
+//! Latency 4 cycles ([`LATENCY`]), one event per cycle, back to back on
+//! the same counters. The stages: I registers the inputs; C1 classifies,
+//! reads the counter RAMs and starts the egress limits of every way the two
+//! events ahead can turn out ([`limit_lookahead`]); C2 registers the RAMs'
+//! data (their output registers) and finishes those limits; D forwards the
+//! two writes the reads missed (`crate::registered_forwarding_ram`),
+//! decides and writes; the result follows. Everything after I is
+//! the inputs delayed by two cycles (reset, configuration, query and time
+//! included), so the block behaves as its one-cycle decision delayed.
+//! Configuration: C1 reads a copy of the registers that a write reaches in
+//! its C1 cycle, the rest a copy written in its C2 cycle, so an event sees
+//! the writes of earlier cycles (a write and an event in one cycle are not
+//! supported: the classification and the limit see the old value, the
+//! decision the new). Trimming reads pool 1 of both ports in the same cycle from
 //! copies of the ingress and egress RAMs (a trimmable packet is TC0, so
 //! it never leaves pool 1) and writes pool 1 instead of the packet's pool.
 //!
@@ -59,20 +71,23 @@
 //! of falling due. A pair that resumes before the sweep reaches it sends no
 //! late re-send.
 //!
-//! Sub-blocks, one file each: [`classify`] (class, pool, roles),
-//! [`priority_group`] (a pool's lossless classes, twice: results and
-//! re-sends), [`egress_limit`] (twice: the packet's pool and pool 1 for
-//! trimming), [`pfc_receive`] (received pauses and the query),
-//! [`resend_sweep`]; the counters live in forwarding RAMs
+//! Sub-blocks, one file each: [`registers`] (twice: the C1 and the C2
+//! copy), [`classify`] (class, pool, roles), [`limit_lookahead`] (eight
+//! [`egress_limit`]s), [`priority_group`] (a pool's lossless classes,
+//! twice: results and re-sends), [`pfc_receive`] (received pauses and the
+//! query), [`resend_sweep`]; the counters live in forwarding RAMs
 //! (`crate::forwarding_ram`, `crate::twin_forwarding_ram`).
 //!
 //! ```text
-//!  event ─► classify ─► counter RAM reads (forwarding) ─►[s1]─► admit / trim / release
-//!           (ingress, headroom, xoff at (in port, pool),      │  egress_limit x2, pool registers
-//!            egress at (eg port, pool), pool 1 for trimming)  │  ─► RAM writes ─►[s2 result]
-//!           pfc_receive: deadlines, query ─────────────────────┘
-//!  resend_sweep: pair k ─► due, xoff (B port), timing ─►[s1] due <= now? ─►[s2 re-send]
+//!  inputs ─►[I]─► classify, counter RAM reads, limit candidates ─►[C1]─► RAM data, limits x8 ─►[C2]
+//!   ─► forwarding, pick the limit (outcomes of the two events before),
+//!      admit / trim / release, pool registers, RAM writes ─►[D]─► result
+//!  pfc_receive: deadlines, query (C2, D)
+//!  resend_sweep: pair k ─► due, xoff (B port), timing ─► due <= now? ─► re-send
 //! ```
+//!
+//! Fmax and size (16 ports, LFE5U-85F, out of context, seed 1): see the
+//! README's place-and-route table.
 //!
 //! Drop reasons are [`DropCode`] values.
 
@@ -80,23 +95,31 @@ use reference::register_map::*;
 use rust_hdl::prelude::*;
 use crate::build_checks::{c8, check_ports, zero_ram, BuildError};
 use crate::forwarding_ram::ForwardingRam;
-use crate::twin_forwarding_ram::TwinForwardingRam;
+use crate::registered_forwarding_ram::RegisteredForwardingRam;
 use crate::twin_read_ram::TwinReadRam;
 use rust_hdl::widgets::prelude::RAM;
 
 pub mod classify;
 pub mod egress_limit;
+pub mod limit_lookahead;
 pub mod pfc_receive;
 pub mod priority_group;
+pub mod registers;
 pub mod resend_sweep;
 
 use classify::Classify;
-use egress_limit::EgressLimit;
+use limit_lookahead::LimitLookahead;
 use pfc_receive::PfcReceive;
 use priority_group::PriorityGroup;
+use registers::Registers;
 use resend_sweep::ResendSweep;
 
-pub const LATENCY: usize = 2;
+/// Cycles from an event to its result: the input register, two stages of
+/// look-ahead, the decision and the result register.
+pub const LATENCY: usize = 4;
+/// Cycles by which everything after the input register is delayed.
+const DELAY: usize = 2;
+const _: () = assert!(LATENCY == DELAY + 2);
 const MIN_CHARGE: u32 = 46;
 /// Trimmed packets go to TC1, pool 1.
 const TRIM_POOL: u32 = 1;
@@ -168,31 +191,13 @@ pub struct BufferManager<const A: usize> {
     pub resend_classes: Signal<Out, Bits<8>>,
     pub resend_due_ns: Signal<Out, Bits<32>>,
     // sub-blocks
+    early_regs: Registers,
+    regs: Registers,
     classify: Classify,
+    lookahead: LimitLookahead,
     group: PriorityGroup,
-    limit: EgressLimit,
-    trim_limit: EgressLimit,
     pfc: PfcReceive<A>,
     sweep: ResendSweep<A>,
-    // registers (docs/register_map.md), the packed ones decoded into fields
-    dynamic_limit: DFF<Bit>,
-    trimming: DFF<Bit>,
-    uet_policy: DFF<Bit>,
-    alpha_q10: DFF<Bits<16>>,
-    xoff_bytes: DFF<Bits<32>>,
-    xon_bytes: DFF<Bits<32>>,
-    headroom_limit: DFF<Bits<32>>,
-    tc_pool: DFF<Bits<24>>,
-    pfc_enabled: DFF<Bits<8>>,
-    no_trim_dscp: DFF<Bits<6>>,
-    trimmable_dscp: DFF<Bits<6>>,
-    retransmit_dscp: DFF<Bits<6>>,
-    control_dscp: DFF<Bits<6>>,
-    trimmed_dscp_code: DFF<Bits<6>>,
-    trimmed_last_hop_dscp: DFF<Bits<6>>,
-    pool_size: [DFF<Bits<32>>; 8],
-    fixed_limit: [DFF<Bits<32>>; 8],
-    retransmit_limit: [DFF<Bits<32>>; 8],
     port_select: DFF<Bits<8>>,
     faces_nic_ram: RAM<Bit, A>,
     // per-port pause timing; read port A for events, B for the re-send sweep
@@ -201,31 +206,77 @@ pub struct BufferManager<const A: usize> {
     // switch-wide counters
     pool_bytes: [DFF<Bits<32>>; 8],
     pool_egress_bytes: [DFF<Bits<32>>; 8],
-    // per (port, pool) and per port counters; read port A for the event,
-    // B for pool 1 of the same ports (trimming), the sweep (xoff) or the
-    // query channel (port)
-    ingress_ram: TwinForwardingRam<Bits<32>, A>,
-    headroom_ram: ForwardingRam<Bits<32>, A>,
-    xoff_ram: TwinForwardingRam<Bit, A>,
-    egress_ram: TwinForwardingRam<Bits<32>, A>,
-    port_ram: TwinForwardingRam<Bits<32>, A>,
-    // stage 1
+    // per (port, pool) and per port counters, read two cycles ahead of the
+    // decision through the block RAMs' output registers; copies written
+    // with them serve pool 1 of the same ports (trimming), the sweep
+    // (xoff) and the query channel (port)
+    ingress_ram: RegisteredForwardingRam<Bits<32>, A>,
+    ingress1_ram: RegisteredForwardingRam<Bits<32>, A>,
+    headroom_ram: RegisteredForwardingRam<Bits<32>, A>,
+    xoff_ram: RegisteredForwardingRam<Bit, A>,
+    xoff_sweep_ram: ForwardingRam<Bit, A>,
+    egress_ram: RegisteredForwardingRam<Bits<32>, A>,
+    egress1_ram: RegisteredForwardingRam<Bits<32>, A>,
+    port_ram: RegisteredForwardingRam<Bits<32>, A>,
+    port_query_ram: ForwardingRam<Bits<32>, A>,
+    // stage I: the inputs registered
+    in_reset: DFF<Bit>,
+    in_cfg_write: DFF<Bit>,
+    in_cfg_address: DFF<Bits<8>>,
+    in_cfg_data: DFF<Bits<32>>,
+    in_arrival: DFF<Bit>,
+    in_release: DFF<Bit>,
+    in_ingress_port: DFF<Bits<8>>,
+    in_egress_port: DFF<Bits<8>>,
+    in_dscp: DFF<Bits<6>>,
+    in_bytes: DFF<Bits<16>>,
+    in_pool: DFF<Bits<3>>,
+    in_lossless: DFF<Bit>,
+    in_pfc: DFF<Bit>,
+    in_classes: DFF<Bits<8>>,
+    in_quanta: DFF<Bits<16>>,
+    in_now: DFF<Bits<32>>,
+    in_query_port: DFF<Bits<8>>,
+    // stage C1: the inputs two cycles late, and the classification
+    c1_reset: DFF<Bit>,
+    c1_cfg_write: DFF<Bit>,
+    c1_cfg_address: DFF<Bits<8>>,
+    c1_cfg_data: DFF<Bits<32>>,
+    c1_arrival: DFF<Bit>,
+    c1_release: DFF<Bit>,
+    c1_ingress_port: DFF<Bits<8>>,
+    c1_egress_port: DFF<Bits<8>>,
+    c1_bytes: DFF<Bits<16>>,
+    c1_lossless: DFF<Bit>,
+    c1_pfc: DFF<Bit>,
+    c1_classes: DFF<Bits<8>>,
+    c1_quanta: DFF<Bits<16>>,
+    c1_now: DFF<Bits<32>>,
+    c1_query_port: DFF<Bits<8>>,
+    c1_tc: DFF<Bits<3>>,
+    c1_pool: DFF<Bits<3>>,
+    c1_class_lossless: DFF<Bit>,
+    c1_retransmit: DFF<Bit>,
+    c1_trimmable: DFF<Bit>,
+    c1_in_address: DFF<Bits<A>>,
+    c1_eg_address: DFF<Bits<A>>,
+    // stage D (registered at the end of C2)
     s1_arrival: DFF<Bit>,
     s1_release: DFF<Bit>,
     s1_in_address: DFF<Bits<A>>,
     s1_eg_address: DFF<Bits<A>>,
     s1_port_address: DFF<Bits<A>>,
     s1_pool: DFF<Bits<3>>,
+    s1_pool_size: DFF<Bits<32>>,
     s1_tc: DFF<Bits<3>>,
     s1_lossless: DFF<Bit>,
-    s1_retransmit: DFF<Bit>,
     s1_trimmable: DFF<Bit>,
     s1_bytes: DFF<Bits<16>>,
     s1_pfc: DFF<Bit>,
     s1_classes: DFF<Bits<8>>,
     s1_quanta: DFF<Bits<16>>,
     s1_now: DFF<Bits<32>>,
-    // stage 2: result
+    // the result (registered at the end of D)
     s2_valid: DFF<Bit>,
     s2_release: DFF<Bit>,
     s2_admitted: DFF<Bit>,
@@ -246,14 +297,13 @@ pub struct BufferManager<const A: usize> {
     s2_trimmed: DFF<Bit>,
     s2_trimmed_dscp: DFF<Bits<6>>,
     // combinational intermediates
-    ev_pool_used: Signal<Local, Bits<3>>,
+    in_pool_used: Signal<Local, Bits<3>>,
+    in_pool_egress: Signal<Local, Bits<32>>,
+    c1_charged_bytes: Signal<Local, Bits<16>>,
     ev_in_address: Signal<Local, Bits<A>>,
     ev_eg_address: Signal<Local, Bits<A>>,
     pool_now: Signal<Local, Bits<32>>,
     pool_egress_now: Signal<Local, Bits<32>>,
-    pool_size_now: Signal<Local, Bits<32>>,
-    fixed_now: Signal<Local, Bits<32>>,
-    retransmit_now: Signal<Local, Bits<32>>,
     ingress_drop: Signal<Local, Bits<3>>,
     egress_drop: Signal<Local, Bits<3>>,
     bytes32: Signal<Local, Bits<32>>,
@@ -272,16 +322,14 @@ pub struct BufferManager<const A: usize> {
     trim_try: Signal<Local, Bit>,
     trim_drop: Signal<Local, Bits<3>>,
     trim_ok: Signal<Local, Bit>,
+    added_at_egress: Signal<Local, Bit>,
+    counters_write: Signal<Local, Bit>,
     limit_fixed_now: Signal<Local, Bits<32>>,
     ingress_write_address: Signal<Local, Bits<A>>,
     ingress_write_data: Signal<Local, Bits<32>>,
     egress_write_address: Signal<Local, Bits<A>>,
     egress_write_data: Signal<Local, Bits<32>>,
     // register addresses and constants
-    reg_main: [Constant<Bits<8>>; 9],
-    reg_pool_size: [Constant<Bits<8>>; 8],
-    reg_fixed: [Constant<Bits<8>>; 8],
-    reg_retransmit: [Constant<Bits<8>>; 8],
     reg_port: [Constant<Bits<8>>; 4],
     drop_none: Constant<Bits<3>>,
     drop_headroom_full: Constant<Bits<3>>,
@@ -295,7 +343,18 @@ pub struct BufferManager<const A: usize> {
 }
 
 impl<const A: usize> BufferManager<A> {
+    /// A buffer manager for `ports` ports.
     pub fn new(ports: usize) -> Result<BufferManager<A>, BuildError> {
+        Self::build(ports, true)
+    }
+
+    /// A buffer manager whose egress limit ignores the outcome of the
+    /// event two ahead: wrong on purpose, for the fault-injection test.
+    pub fn without_older_lookahead(ports: usize) -> Result<BufferManager<A>, BuildError> {
+        Self::build(ports, false)
+    }
+
+    fn build(ports: usize, older_lookahead: bool) -> Result<BufferManager<A>, BuildError> {
         check_ports::<A>("buffer manager", ports)?;
         Ok(BufferManager {
             clock: Default::default(), reset: Default::default(),
@@ -314,22 +373,32 @@ impl<const A: usize> BufferManager<A> {
             trimmed: Default::default(), trimmed_dscp: Default::default(),
             resend_valid: Default::default(), resend_port: Default::default(), resend_pool: Default::default(),
             resend_classes: Default::default(), resend_due_ns: Default::default(),
-            classify: Default::default(), group: Default::default(), limit: Default::default(),
-            trim_limit: Default::default(), pfc: Default::default(), sweep: Default::default(),
-            dynamic_limit: Default::default(), trimming: Default::default(), uet_policy: Default::default(),
-            alpha_q10: Default::default(), xoff_bytes: Default::default(), xon_bytes: Default::default(),
-            headroom_limit: Default::default(), tc_pool: Default::default(), pfc_enabled: Default::default(),
-            no_trim_dscp: Default::default(), trimmable_dscp: Default::default(), retransmit_dscp: Default::default(),
-            control_dscp: Default::default(), trimmed_dscp_code: Default::default(), trimmed_last_hop_dscp: Default::default(),
-            pool_size: Default::default(), fixed_limit: Default::default(), retransmit_limit: Default::default(),
+            early_regs: Default::default(), regs: Default::default(), classify: Default::default(),
+            lookahead: LimitLookahead::new(older_lookahead), group: Default::default(),
+            pfc: Default::default(), sweep: Default::default(),
             port_select: Default::default(), faces_nic_ram: zero_ram(),
             quantum_ram: Default::default(), delay_ram: Default::default(),
             pool_bytes: Default::default(), pool_egress_bytes: Default::default(),
-            ingress_ram: Default::default(), headroom_ram: Default::default(), xoff_ram: Default::default(),
-            egress_ram: Default::default(), port_ram: Default::default(),
+            ingress_ram: Default::default(), ingress1_ram: Default::default(), headroom_ram: Default::default(),
+            xoff_ram: Default::default(), xoff_sweep_ram: Default::default(), egress_ram: Default::default(),
+            egress1_ram: Default::default(), port_ram: Default::default(), port_query_ram: Default::default(),
+            in_reset: Default::default(), in_cfg_write: Default::default(), in_cfg_address: Default::default(),
+            in_cfg_data: Default::default(), in_arrival: Default::default(), in_release: Default::default(),
+            in_ingress_port: Default::default(), in_egress_port: Default::default(), in_dscp: Default::default(),
+            in_bytes: Default::default(), in_pool: Default::default(), in_lossless: Default::default(),
+            in_pfc: Default::default(), in_classes: Default::default(), in_quanta: Default::default(),
+            in_now: Default::default(), in_query_port: Default::default(),
+            c1_reset: Default::default(), c1_cfg_write: Default::default(), c1_cfg_address: Default::default(),
+            c1_cfg_data: Default::default(), c1_arrival: Default::default(), c1_release: Default::default(),
+            c1_ingress_port: Default::default(), c1_egress_port: Default::default(), c1_bytes: Default::default(),
+            c1_lossless: Default::default(), c1_pfc: Default::default(), c1_classes: Default::default(),
+            c1_quanta: Default::default(), c1_now: Default::default(), c1_query_port: Default::default(),
+            c1_tc: Default::default(), c1_pool: Default::default(), c1_class_lossless: Default::default(),
+            c1_retransmit: Default::default(), c1_trimmable: Default::default(),
+            c1_in_address: Default::default(), c1_eg_address: Default::default(),
             s1_arrival: Default::default(), s1_release: Default::default(), s1_in_address: Default::default(),
             s1_eg_address: Default::default(), s1_port_address: Default::default(), s1_pool: Default::default(),
-            s1_tc: Default::default(), s1_lossless: Default::default(), s1_retransmit: Default::default(),
+            s1_pool_size: Default::default(), s1_tc: Default::default(), s1_lossless: Default::default(),
             s1_trimmable: Default::default(), s1_bytes: Default::default(), s1_pfc: Default::default(),
             s1_classes: Default::default(), s1_quanta: Default::default(), s1_now: Default::default(),
             s2_valid: Default::default(), s2_release: Default::default(), s2_admitted: Default::default(),
@@ -339,21 +408,18 @@ impl<const A: usize> BufferManager<A> {
             s2_classes: Default::default(), s2_pfc: Default::default(), s2_until: Default::default(),
             s2_query: Default::default(), s2_query_bytes: Default::default(), s2_trimmed: Default::default(),
             s2_trimmed_dscp: Default::default(),
-            ev_pool_used: Default::default(), ev_in_address: Default::default(), ev_eg_address: Default::default(),
-            pool_now: Default::default(), pool_egress_now: Default::default(), pool_size_now: Default::default(),
-            fixed_now: Default::default(), retransmit_now: Default::default(), ingress_drop: Default::default(),
+            in_pool_used: Default::default(), in_pool_egress: Default::default(), c1_charged_bytes: Default::default(),
+            ev_in_address: Default::default(), ev_eg_address: Default::default(),
+            pool_now: Default::default(), pool_egress_now: Default::default(), ingress_drop: Default::default(),
             egress_drop: Default::default(), bytes32: Default::default(), ingress_next: Default::default(),
             headroom_next: Default::default(), xoff_next: Default::default(), egress_next: Default::default(),
             port_next: Default::default(), pool_next: Default::default(), pool_egress_next: Default::default(),
             drop_code: Default::default(), went_headroom: Default::default(), pause_now: Default::default(),
             resume_now: Default::default(), from_headroom: Default::default(), trim_try: Default::default(),
-            trim_drop: Default::default(), trim_ok: Default::default(), limit_fixed_now: Default::default(),
+            trim_drop: Default::default(), trim_ok: Default::default(), added_at_egress: Default::default(), counters_write: Default::default(),
+            limit_fixed_now: Default::default(),
             ingress_write_address: Default::default(), ingress_write_data: Default::default(),
             egress_write_address: Default::default(), egress_write_data: Default::default(),
-            reg_main: [BM_MODE, BM_ALPHA, BM_XOFF, BM_XON, BM_HEADROOM, BM_TC_POOL, BM_PFC_ENABLED, BM_CODEPOINTS_A, BM_CODEPOINTS_B].map(c8),
-            reg_pool_size: std::array::from_fn(|p| c8(BM_POOL_SIZE + p as u8)),
-            reg_fixed: std::array::from_fn(|p| c8(BM_FIXED_LIMIT + p as u8)),
-            reg_retransmit: std::array::from_fn(|p| c8(BM_RETRANSMIT_LIMIT + p as u8)),
             reg_port: [BM_PORT_SELECT, BM_PORT_QUANTUM, BM_PORT_DELAY, BM_PORT_FACES_NIC].map(c8),
             drop_none: DropCode::None.constant(),
             drop_headroom_full: DropCode::HeadroomFull.constant(),
@@ -371,214 +437,237 @@ impl<const A: usize> BufferManager<A> {
 impl<const A: usize> Logic for BufferManager<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, dynamic_limit, trimming, uet_policy, alpha_q10, xoff_bytes, xon_bytes, headroom_limit,
-            tc_pool, pfc_enabled, no_trim_dscp, trimmable_dscp, retransmit_dscp, control_dscp, trimmed_dscp_code,
-            trimmed_last_hop_dscp, port_select,
-            s1_arrival, s1_release, s1_in_address, s1_eg_address, s1_port_address, s1_pool, s1_tc, s1_lossless,
-            s1_retransmit, s1_trimmable, s1_bytes, s1_pfc, s1_classes, s1_quanta, s1_now,
+        dff_setup!(self, clock, port_select,
+            in_reset, in_cfg_write, in_cfg_address, in_cfg_data, in_arrival, in_release, in_ingress_port,
+            in_egress_port, in_dscp, in_bytes, in_pool, in_lossless, in_pfc, in_classes, in_quanta, in_now, in_query_port,
+            c1_reset, c1_cfg_write, c1_cfg_address, c1_cfg_data, c1_arrival, c1_release, c1_ingress_port,
+            c1_egress_port, c1_bytes, c1_lossless, c1_pfc, c1_classes, c1_quanta, c1_now, c1_query_port,
+            c1_tc, c1_pool, c1_class_lossless, c1_retransmit, c1_trimmable, c1_in_address, c1_eg_address,
+            s1_arrival, s1_release, s1_in_address, s1_eg_address, s1_port_address, s1_pool, s1_pool_size, s1_tc,
+            s1_lossless, s1_trimmable, s1_bytes, s1_pfc, s1_classes, s1_quanta, s1_now,
             s2_valid, s2_release, s2_admitted, s2_drop, s2_headroom, s2_tc, s2_pool, s2_lossless, s2_bytes, s2_queue,
             s2_pause, s2_resume, s2_classes, s2_pfc, s2_until, s2_query, s2_query_bytes, s2_trimmed, s2_trimmed_dscp);
         for p in 0..8 {
-            self.pool_size[p].clock.next = self.clock.val();
-            self.pool_size[p].d.next = self.pool_size[p].q.val();
-            self.fixed_limit[p].clock.next = self.clock.val();
-            self.fixed_limit[p].d.next = self.fixed_limit[p].q.val();
-            self.retransmit_limit[p].clock.next = self.clock.val();
-            self.retransmit_limit[p].d.next = self.retransmit_limit[p].q.val();
             self.pool_bytes[p].clock.next = self.clock.val();
             self.pool_bytes[p].d.next = self.pool_bytes[p].q.val();
             self.pool_egress_bytes[p].clock.next = self.clock.val();
             self.pool_egress_bytes[p].d.next = self.pool_egress_bytes[p].q.val();
         }
-        // Configuration channel: reg_main follows BM_MODE .. BM_CODEPOINTS_B.
-        if self.cfg_write.val() {
-            if self.cfg_address.val() == self.reg_main[0].val() {
-                self.dynamic_limit.d.next = self.cfg_data.val().get_bit(0);
-                self.uet_policy.d.next = self.cfg_data.val().get_bit(1);
-                self.trimming.d.next = self.cfg_data.val().get_bit(2);
-            }
-            if self.cfg_address.val() == self.reg_main[1].val() {
-                self.alpha_q10.d.next = self.cfg_data.val().get_bits::<16>(0);
-            }
-            if self.cfg_address.val() == self.reg_main[2].val() {
-                self.xoff_bytes.d.next = self.cfg_data.val();
-            }
-            if self.cfg_address.val() == self.reg_main[3].val() {
-                self.xon_bytes.d.next = self.cfg_data.val();
-            }
-            if self.cfg_address.val() == self.reg_main[4].val() {
-                self.headroom_limit.d.next = self.cfg_data.val();
-            }
-            if self.cfg_address.val() == self.reg_main[5].val() {
-                self.tc_pool.d.next = self.cfg_data.val().get_bits::<24>(0);
-            }
-            if self.cfg_address.val() == self.reg_main[6].val() {
-                self.pfc_enabled.d.next = self.cfg_data.val().get_bits::<8>(0);
-            }
-            if self.cfg_address.val() == self.reg_main[7].val() {
-                self.no_trim_dscp.d.next = self.cfg_data.val().get_bits::<6>(0);
-                self.trimmable_dscp.d.next = self.cfg_data.val().get_bits::<6>(6);
-                self.retransmit_dscp.d.next = self.cfg_data.val().get_bits::<6>(12);
-                self.control_dscp.d.next = self.cfg_data.val().get_bits::<6>(18);
-            }
-            if self.cfg_address.val() == self.reg_main[8].val() {
-                self.trimmed_dscp_code.d.next = self.cfg_data.val().get_bits::<6>(0);
-                self.trimmed_last_hop_dscp.d.next = self.cfg_data.val().get_bits::<6>(6);
-            }
-            for p in 0..8 {
-                if self.cfg_address.val() == self.reg_pool_size[p].val() {
-                    self.pool_size[p].d.next = self.cfg_data.val();
-                }
-                if self.cfg_address.val() == self.reg_fixed[p].val() {
-                    self.fixed_limit[p].d.next = self.cfg_data.val();
-                }
-                if self.cfg_address.val() == self.reg_retransmit[p].val() {
-                    self.retransmit_limit[p].d.next = self.cfg_data.val();
-                }
+        // Stage I: every input registered.
+        self.in_reset.d.next = self.reset.val();
+        self.in_cfg_write.d.next = self.cfg_write.val();
+        self.in_cfg_address.d.next = self.cfg_address.val();
+        self.in_cfg_data.d.next = self.cfg_data.val();
+        self.in_arrival.d.next = self.ev_arrival.val();
+        self.in_release.d.next = self.ev_release.val();
+        self.in_ingress_port.d.next = self.ev_ingress_port.val();
+        self.in_egress_port.d.next = self.ev_egress_port.val();
+        self.in_dscp.d.next = self.ev_dscp.val();
+        self.in_bytes.d.next = self.ev_bytes.val();
+        self.in_pool.d.next = self.ev_pool.val();
+        self.in_lossless.d.next = self.ev_lossless.val();
+        self.in_pfc.d.next = self.ev_pfc.val();
+        self.in_classes.d.next = self.ev_classes.val();
+        self.in_quanta.d.next = self.ev_quanta.val();
+        self.in_now.d.next = self.now_ns.val();
+        self.in_query_port.d.next = self.query_port.val();
+        // Stage C1: the registers a write reaches in this stage; classify.
+        self.early_regs.clock.next = self.clock.val();
+        self.early_regs.cfg_write.next = self.in_cfg_write.q.val();
+        self.early_regs.cfg_address.next = self.in_cfg_address.q.val();
+        self.early_regs.cfg_data.next = self.in_cfg_data.q.val();
+        self.classify.dscp.next = self.in_dscp.q.val();
+        self.classify.uet_policy.next = self.early_regs.uet_policy.val();
+        self.classify.tc_pool.next = self.early_regs.tc_pool.val();
+        self.classify.pfc_enabled.next = self.early_regs.pfc_enabled.val();
+        self.classify.no_trim_dscp.next = self.early_regs.no_trim_dscp.val();
+        self.classify.trimmable_dscp.next = self.early_regs.trimmable_dscp.val();
+        self.classify.retransmit_dscp.next = self.early_regs.retransmit_dscp.val();
+        self.classify.control_dscp.next = self.early_regs.control_dscp.val();
+        self.classify.trimmed_dscp.next = self.early_regs.trimmed_dscp.val();
+        self.classify.trimmed_last_hop_dscp.next = self.early_regs.trimmed_last_hop_dscp.val();
+        // A release names its pool.
+        if self.in_release.q.val() {
+            self.in_pool_used.next = self.in_pool.q.val();
+        } else {
+            self.in_pool_used.next = self.classify.pool.val();
+        }
+        self.early_regs.pool_select.next = self.in_pool_used.val();
+        self.in_pool_egress.next = self.pool_egress_bytes[0].q.val();
+        for p in 1..8 {
+            if self.in_pool_used.val().index() == p {
+                self.in_pool_egress.next = self.pool_egress_bytes[p].q.val();
             }
         }
-        // Per-port registers, written through port_select: BM_PORT_SELECT,
-        // BM_PORT_QUANTUM, BM_PORT_DELAY, BM_PORT_FACES_NIC.
-        if self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[0].val()) {
-            self.port_select.d.next = self.cfg_data.val().get_bits::<8>(0);
+        // What the event one ahead (now in C2) is charged.
+        self.c1_charged_bytes.next = self.c1_bytes.q.val();
+        if self.c1_arrival.q.val() & (self.c1_bytes.q.val() < self.min_charge.val()) {
+            self.c1_charged_bytes.next = self.min_charge.val();
+        }
+        // The limits' look-ahead: this event's pool as of the event in D
+        // (two ahead) and the event in C2 (one ahead).
+        self.lookahead.clock.next = self.clock.val();
+        self.lookahead.pool.next = self.in_pool_used.val();
+        self.lookahead.pool_egress_bytes.next = self.in_pool_egress.val();
+        self.lookahead.pool_size_bytes.next = self.early_regs.pool_size_bytes.val();
+        self.lookahead.pool1_egress_bytes.next = self.pool_egress_bytes[1].q.val();
+        self.lookahead.pool1_size_bytes.next = self.early_regs.pool1_size_bytes.val();
+        self.lookahead.older_arrival.next = self.s1_arrival.q.val();
+        self.lookahead.older_release.next = self.s1_release.q.val();
+        self.lookahead.older_pool.next = self.s1_pool.q.val();
+        self.lookahead.older_bytes.next = bit_cast::<32, 16>(self.s1_bytes.q.val());
+        self.lookahead.newer_arrival.next = self.c1_arrival.q.val() & !self.c1_release.q.val();
+        self.lookahead.newer_release.next = self.c1_release.q.val();
+        self.lookahead.newer_pool.next = self.c1_pool.q.val();
+        self.lookahead.newer_bytes.next = bit_cast::<32, 16>(self.c1_charged_bytes.val());
+        // Counter reads, two cycles ahead of the decision: (ingress port,
+        // pool), (egress port, pool), egress port, and pool 1 of both ports
+        // (where a trimmed packet goes).
+        self.ev_in_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.in_ingress_port.q.val()) << 3) | bit_cast::<11, 3>(self.in_pool_used.val()));
+        self.ev_eg_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.in_egress_port.q.val()) << 3) | bit_cast::<11, 3>(self.in_pool_used.val()));
+        self.ingress_ram.clock.next = self.clock.val();
+        self.ingress1_ram.clock.next = self.clock.val();
+        self.headroom_ram.clock.next = self.clock.val();
+        self.xoff_ram.clock.next = self.clock.val();
+        self.xoff_sweep_ram.clock.next = self.clock.val();
+        self.egress_ram.clock.next = self.clock.val();
+        self.egress1_ram.clock.next = self.clock.val();
+        self.port_ram.clock.next = self.clock.val();
+        self.ingress_ram.read_address.next = self.ev_in_address.val();
+        self.headroom_ram.read_address.next = self.ev_in_address.val();
+        self.xoff_ram.read_address.next = self.ev_in_address.val();
+        self.egress_ram.read_address.next = self.ev_eg_address.val();
+        self.port_ram.read_address.next = bit_cast::<A, 8>(self.in_egress_port.q.val());
+        self.ingress1_ram.read_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.in_ingress_port.q.val()) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
+        self.egress1_ram.read_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.in_egress_port.q.val()) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
+        self.c1_in_address.d.next = self.ev_in_address.val();
+        self.c1_eg_address.d.next = self.ev_eg_address.val();
+        self.c1_reset.d.next = self.in_reset.q.val();
+        self.c1_cfg_write.d.next = self.in_cfg_write.q.val();
+        self.c1_cfg_address.d.next = self.in_cfg_address.q.val();
+        self.c1_cfg_data.d.next = self.in_cfg_data.q.val();
+        self.c1_arrival.d.next = self.in_arrival.q.val();
+        self.c1_release.d.next = self.in_release.q.val();
+        self.c1_ingress_port.d.next = self.in_ingress_port.q.val();
+        self.c1_egress_port.d.next = self.in_egress_port.q.val();
+        self.c1_bytes.d.next = self.in_bytes.q.val();
+        self.c1_lossless.d.next = self.in_lossless.q.val();
+        self.c1_pfc.d.next = self.in_pfc.q.val();
+        self.c1_classes.d.next = self.in_classes.q.val();
+        self.c1_quanta.d.next = self.in_quanta.q.val();
+        self.c1_now.d.next = self.in_now.q.val();
+        self.c1_query_port.d.next = self.in_query_port.q.val();
+        self.c1_tc.d.next = self.classify.tc.val();
+        self.c1_pool.d.next = self.in_pool_used.val();
+        self.c1_class_lossless.d.next = self.classify.lossless.val();
+        self.c1_retransmit.d.next = self.classify.retransmit.val();
+        self.c1_trimmable.d.next = self.classify.trimmable.val();
+        // Stage C2: the registers a write reaches in this stage (all but
+        // classification and pool sizes of the limits), per-port registers.
+        self.regs.clock.next = self.clock.val();
+        self.regs.cfg_write.next = self.c1_cfg_write.q.val();
+        self.regs.cfg_address.next = self.c1_cfg_address.q.val();
+        self.regs.cfg_data.next = self.c1_cfg_data.q.val();
+        self.regs.pool_select.next = self.c1_pool.q.val();
+        if self.c1_cfg_write.q.val() & (self.c1_cfg_address.q.val() == self.reg_port[0].val()) {
+            self.port_select.d.next = self.c1_cfg_data.q.val().get_bits::<8>(0);
         }
         self.quantum_ram.clock.next = self.clock.val();
         self.delay_ram.clock.next = self.clock.val();
         self.quantum_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
         self.delay_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
-        self.quantum_ram.write_data.next = self.cfg_data.val();
-        self.delay_ram.write_data.next = self.cfg_data.val();
-        self.quantum_ram.write_enable.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[1].val());
-        self.delay_ram.write_enable.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[2].val());
-        self.quantum_ram.read_address_a.next = bit_cast::<A, 8>(self.ev_ingress_port.val());
-        self.delay_ram.read_address_a.next = bit_cast::<A, 8>(self.ev_ingress_port.val());
+        self.quantum_ram.write_data.next = self.c1_cfg_data.q.val();
+        self.delay_ram.write_data.next = self.c1_cfg_data.q.val();
+        self.quantum_ram.write_enable.next = self.c1_cfg_write.q.val() & (self.c1_cfg_address.q.val() == self.reg_port[1].val());
+        self.delay_ram.write_enable.next = self.c1_cfg_write.q.val() & (self.c1_cfg_address.q.val() == self.reg_port[2].val());
+        self.quantum_ram.read_address_a.next = bit_cast::<A, 8>(self.c1_ingress_port.q.val());
+        self.delay_ram.read_address_a.next = bit_cast::<A, 8>(self.c1_ingress_port.q.val());
         self.faces_nic_ram.write_clock.next = self.clock.val();
         self.faces_nic_ram.read_clock.next = self.clock.val();
         self.faces_nic_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
-        self.faces_nic_ram.write_data.next = self.cfg_data.val().get_bit(0);
-        self.faces_nic_ram.write_enable.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[3].val());
-        self.faces_nic_ram.read_address.next = bit_cast::<A, 8>(self.ev_egress_port.val());
-        // Stage 0: classify an arrival; a release names its pool.
-        self.classify.dscp.next = self.ev_dscp.val();
-        self.classify.uet_policy.next = self.uet_policy.q.val();
-        self.classify.tc_pool.next = self.tc_pool.q.val();
-        self.classify.pfc_enabled.next = self.pfc_enabled.q.val();
-        self.classify.no_trim_dscp.next = self.no_trim_dscp.q.val();
-        self.classify.trimmable_dscp.next = self.trimmable_dscp.q.val();
-        self.classify.retransmit_dscp.next = self.retransmit_dscp.q.val();
-        self.classify.control_dscp.next = self.control_dscp.q.val();
-        self.classify.trimmed_dscp.next = self.trimmed_dscp_code.q.val();
-        self.classify.trimmed_last_hop_dscp.next = self.trimmed_last_hop_dscp.q.val();
-        self.ev_pool_used.next = self.classify.pool.val();
-        if self.ev_release.val() {
-            self.ev_pool_used.next = self.ev_pool.val();
+        self.faces_nic_ram.write_data.next = self.c1_cfg_data.q.val().get_bit(0);
+        self.faces_nic_ram.write_enable.next = self.c1_cfg_write.q.val() & (self.c1_cfg_address.q.val() == self.reg_port[3].val());
+        self.faces_nic_ram.read_address.next = bit_cast::<A, 8>(self.c1_egress_port.q.val());
+        // The limits of the look-ahead's candidates.
+        self.lookahead.dynamic_limit.next = self.regs.dynamic_limit.val();
+        self.lookahead.alpha_q10.next = self.regs.alpha_q10.val();
+        if self.c1_retransmit.q.val() {
+            self.limit_fixed_now.next = self.regs.retransmit_limit_bytes.val();
+        } else {
+            self.limit_fixed_now.next = self.regs.fixed_limit_bytes.val();
         }
-        // Counter addresses: (ingress port, pool), (egress port, pool),
-        // egress port; port B of ingress and egress reads pool 1 of the same
-        // ports (where a trimmed packet goes).
-        self.ev_in_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
-        self.ev_eg_address.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_egress_port.val()) << 3) | bit_cast::<11, 3>(self.ev_pool_used.val()));
-        self.ingress_ram.clock.next = self.clock.val();
-        self.headroom_ram.clock.next = self.clock.val();
-        self.xoff_ram.clock.next = self.clock.val();
-        self.egress_ram.clock.next = self.clock.val();
-        self.port_ram.clock.next = self.clock.val();
-        self.ingress_ram.read_address_a.next = self.ev_in_address.val();
-        self.headroom_ram.read_address.next = self.ev_in_address.val();
-        self.xoff_ram.read_address_a.next = self.ev_in_address.val();
-        self.egress_ram.read_address_a.next = self.ev_eg_address.val();
-        self.port_ram.read_address_a.next = bit_cast::<A, 8>(self.ev_egress_port.val());
-        self.ingress_ram.read_address_b.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_ingress_port.val()) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
-        self.egress_ram.read_address_b.next = bit_cast::<A, 11>((bit_cast::<11, 8>(self.ev_egress_port.val()) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
-        self.port_ram.read_address_b.next = bit_cast::<A, 8>(self.query_port.val());
-        self.s1_in_address.d.next = self.ev_in_address.val();
-        self.s1_eg_address.d.next = self.ev_eg_address.val();
-        self.s1_port_address.d.next = bit_cast::<A, 8>(self.ev_egress_port.val());
-        self.s1_trimmable.d.next = self.classify.trimmable.val();
-        self.s1_arrival.d.next = self.ev_arrival.val() & !self.ev_release.val() & !self.reset.val();
-        self.s1_release.d.next = self.ev_release.val() & !self.reset.val();
-        self.s1_pool.d.next = self.ev_pool_used.val();
-        self.s1_tc.d.next = self.classify.tc.val();
-        self.s1_lossless.d.next = self.classify.lossless.val();
-        self.s1_retransmit.d.next = self.classify.retransmit.val();
-        self.s1_bytes.d.next = self.ev_bytes.val();
-        if self.ev_arrival.val() & (self.ev_bytes.val() < self.min_charge.val()) {
-            self.s1_bytes.d.next = self.min_charge.val();
+        self.lookahead.fixed_limit_bytes.next = self.limit_fixed_now.val();
+        self.lookahead.pool1_fixed_bytes.next = self.regs.pool1_fixed_bytes.val();
+        self.port_query_ram.clock.next = self.clock.val();
+        self.port_query_ram.read_address.next = bit_cast::<A, 8>(self.c1_query_port.q.val());
+        self.s1_in_address.d.next = self.c1_in_address.q.val();
+        self.s1_eg_address.d.next = self.c1_eg_address.q.val();
+        self.s1_port_address.d.next = bit_cast::<A, 8>(self.c1_egress_port.q.val());
+        self.s1_trimmable.d.next = self.c1_trimmable.q.val();
+        self.s1_arrival.d.next = self.c1_arrival.q.val() & !self.c1_release.q.val() & !self.c1_reset.q.val();
+        self.s1_release.d.next = self.c1_release.q.val() & !self.c1_reset.q.val();
+        self.s1_pool.d.next = self.c1_pool.q.val();
+        self.s1_pool_size.d.next = self.regs.pool_size_bytes.val();
+        self.s1_tc.d.next = self.c1_tc.q.val();
+        self.s1_lossless.d.next = self.c1_class_lossless.q.val();
+        if self.c1_release.q.val() {
+            self.s1_lossless.d.next = self.c1_lossless.q.val();
         }
-        if self.ev_release.val() {
-            self.s1_lossless.d.next = self.ev_lossless.val();
-        }
-        self.s1_pfc.d.next = self.ev_pfc.val() & !self.ev_arrival.val() & !self.ev_release.val() & !self.reset.val();
-        self.s1_classes.d.next = self.ev_classes.val();
-        self.s1_quanta.d.next = self.ev_quanta.val();
-        if self.ev_arrival.val() {
+        self.s1_bytes.d.next = self.c1_charged_bytes.val();
+        self.s1_pfc.d.next = self.c1_pfc.q.val() & !self.c1_arrival.q.val() & !self.c1_release.q.val() & !self.c1_reset.q.val();
+        self.s1_classes.d.next = self.c1_classes.q.val();
+        self.s1_quanta.d.next = self.c1_quanta.q.val();
+        if self.c1_arrival.q.val() {
             // An arrival may send a pause: its first re-send falls due after
             // half of a full pause.
             self.s1_quanta.d.next = self.pause_quanta.val();
         }
-        self.s1_now.d.next = self.now_ns.val();
-        // Stage 1: the pool's registers and counters.
+        self.s1_now.d.next = self.c1_now.q.val();
+        // Stage D: the pool's counters.
         self.pool_now.next = self.pool_bytes[0].q.val();
         self.pool_egress_now.next = self.pool_egress_bytes[0].q.val();
-        self.pool_size_now.next = self.pool_size[0].q.val();
-        self.fixed_now.next = self.fixed_limit[0].q.val();
-        self.retransmit_now.next = self.retransmit_limit[0].q.val();
         for p in 1..8 {
             if self.s1_pool.q.val().index() == p {
                 self.pool_now.next = self.pool_bytes[p].q.val();
                 self.pool_egress_now.next = self.pool_egress_bytes[p].q.val();
-                self.pool_size_now.next = self.pool_size[p].q.val();
-                self.fixed_now.next = self.fixed_limit[p].q.val();
-                self.retransmit_now.next = self.retransmit_limit[p].q.val();
             }
         }
         self.group.pool.next = self.s1_pool.q.val();
-        self.group.uet_policy.next = self.uet_policy.q.val();
-        self.group.tc_pool.next = self.tc_pool.q.val();
-        self.group.pfc_enabled.next = self.pfc_enabled.q.val();
+        self.group.uet_policy.next = self.regs.uet_policy.val();
+        self.group.tc_pool.next = self.regs.tc_pool.val();
+        self.group.pfc_enabled.next = self.regs.pfc_enabled.val();
         self.bytes32.next = bit_cast::<32, 16>(self.s1_bytes.q.val());
         // Defaults: nothing changes.
-        self.ingress_next.next = self.ingress_ram.read_data_a.val();
+        self.ingress_next.next = self.ingress_ram.read_data.val();
         self.headroom_next.next = self.headroom_ram.read_data.val();
-        self.xoff_next.next = self.xoff_ram.read_data_a.val();
-        self.egress_next.next = self.egress_ram.read_data_a.val();
-        self.port_next.next = self.port_ram.read_data_a.val();
+        self.xoff_next.next = self.xoff_ram.read_data.val();
+        self.egress_next.next = self.egress_ram.read_data.val();
+        self.port_next.next = self.port_ram.read_data.val();
         self.pool_next.next = self.pool_now.val();
         self.pool_egress_next.next = self.pool_egress_now.val();
         self.went_headroom.next = false;
         self.pause_now.next = false;
         self.resume_now.next = false;
         self.from_headroom.next = 0.into();
-        // The lossy egress limit of the packet's pool (a retransmission's own when fixed).
-        self.limit.dynamic_limit.next = self.dynamic_limit.q.val();
-        self.limit.alpha_q10.next = self.alpha_q10.q.val();
-        self.limit.pool_size_bytes.next = self.pool_size_now.val();
-        self.limit.pool_egress_bytes.next = self.pool_egress_now.val();
-        // Sub-block inputs are assigned once (see `crate::forwarding_ram`).
-        self.limit_fixed_now.next = self.fixed_now.val();
-        if self.s1_retransmit.q.val() {
-            self.limit_fixed_now.next = self.retransmit_now.val();
-        }
-        self.limit.fixed_limit_bytes.next = self.limit_fixed_now.val();
         // Ingress admission.
         self.ingress_drop.next = self.drop_none.val();
         if self.s1_arrival.q.val() {
-            if self.s1_lossless.q.val() & self.xoff_ram.read_data_a.val() {
-                if self.headroom_ram.read_data.val() + self.bytes32.val() > self.headroom_limit.q.val() {
+            if self.s1_lossless.q.val() & self.xoff_ram.read_data.val() {
+                if self.headroom_ram.read_data.val() + self.bytes32.val() > self.regs.headroom_limit_bytes.val() {
                     self.ingress_drop.next = self.drop_headroom_full.val();
                 } else {
                     self.headroom_next.next = self.headroom_ram.read_data.val() + self.bytes32.val();
                     self.went_headroom.next = true;
                 }
             } else {
-                if self.s1_lossless.q.val() & (self.ingress_ram.read_data_a.val() + self.bytes32.val() > self.xoff_bytes.q.val()) {
+                if self.s1_lossless.q.val() & (self.ingress_ram.read_data.val() + self.bytes32.val() > self.regs.xoff_bytes.val()) {
                     self.pause_now.next = true;
                     self.xoff_next.next = true;
                 }
-                if self.pool_now.val() + self.bytes32.val() > self.pool_size_now.val() {
+                if self.pool_now.val() + self.bytes32.val() > self.s1_pool_size.q.val() {
                     self.ingress_drop.next = self.drop_pool_full.val();
                 } else {
-                    self.ingress_next.next = self.ingress_ram.read_data_a.val() + self.bytes32.val();
+                    self.ingress_next.next = self.ingress_ram.read_data.val() + self.bytes32.val();
                     self.pool_next.next = self.pool_now.val() + self.bytes32.val();
                 }
             }
@@ -586,9 +675,9 @@ impl<const A: usize> Logic for BufferManager<A> {
         // Egress admission: only lossy packets are limited.
         self.egress_drop.next = self.drop_none.val();
         if self.s1_arrival.q.val() & (self.ingress_drop.val() == self.drop_none.val()) & !self.s1_lossless.q.val() {
-            if self.egress_ram.read_data_a.val() + self.bytes32.val() > self.limit.limit_bytes.val() {
+            if self.egress_ram.read_data.val() + self.bytes32.val() > self.lookahead.limit_bytes.val() {
                 self.egress_drop.next = self.drop_egress_limit.val();
-            } else if self.pool_egress_now.val() + self.bytes32.val() > self.pool_size_now.val() {
+            } else if self.pool_egress_now.val() + self.bytes32.val() > self.s1_pool_size.q.val() {
                 self.egress_drop.next = self.drop_egress_pool.val();
             }
         }
@@ -596,19 +685,14 @@ impl<const A: usize> Logic for BufferManager<A> {
         // charge back and is offered again, cut to 46 B, to TC1 (pool 1) of
         // the same ports. A trimmable packet is TC0, so pool 1 is never the
         // pool it leaves.
-        self.trim_limit.dynamic_limit.next = self.dynamic_limit.q.val();
-        self.trim_limit.alpha_q10.next = self.alpha_q10.q.val();
-        self.trim_limit.pool_size_bytes.next = self.pool_size[1].q.val();
-        self.trim_limit.pool_egress_bytes.next = self.pool_egress_bytes[1].q.val();
-        self.trim_limit.fixed_limit_bytes.next = self.fixed_limit[1].q.val();
-        self.trim_try.next = (self.egress_drop.val() != self.drop_none.val()) & self.trimming.q.val() & self.uet_policy.q.val()
+        self.trim_try.next = (self.egress_drop.val() != self.drop_none.val()) & self.regs.trimming.val() & self.regs.uet_policy.val()
             & self.s1_trimmable.q.val();
         self.trim_drop.next = self.drop_none.val();
-        if self.pool_bytes[1].q.val() + self.trim_charge.val() > self.pool_size[1].q.val() {
+        if self.pool_bytes[1].q.val() + self.trim_charge.val() > self.regs.pool1_size_bytes.val() {
             self.trim_drop.next = self.drop_pool_full.val();
-        } else if self.egress_ram.read_data_b.val() + self.trim_charge.val() > self.trim_limit.limit_bytes.val() {
+        } else if self.egress1_ram.read_data.val() + self.trim_charge.val() > self.lookahead.trim_limit_bytes.val() {
             self.trim_drop.next = self.drop_egress_limit.val();
-        } else if self.pool_egress_bytes[1].q.val() + self.trim_charge.val() > self.pool_size[1].q.val() {
+        } else if self.pool_egress_bytes[1].q.val() + self.trim_charge.val() > self.regs.pool1_size_bytes.val() {
             self.trim_drop.next = self.drop_egress_pool.val();
         }
         self.trim_ok.next = self.trim_try.val() & (self.trim_drop.val() == self.drop_none.val());
@@ -621,21 +705,22 @@ impl<const A: usize> Logic for BufferManager<A> {
         }
         if self.egress_drop.val() != self.drop_none.val() {
             // A lossy packet dropped at egress gives its ingress charge back.
-            self.ingress_next.next = self.ingress_ram.read_data_a.val();
+            self.ingress_next.next = self.ingress_ram.read_data.val();
             self.pool_next.next = self.pool_now.val();
         }
-        if self.s1_arrival.q.val() & (self.drop_code.val() == self.drop_none.val()) & !self.trim_try.val() {
-            self.egress_next.next = self.egress_ram.read_data_a.val() + self.bytes32.val();
-            self.port_next.next = self.port_ram.read_data_a.val() + self.bytes32.val();
+        self.added_at_egress.next = self.s1_arrival.q.val() & (self.drop_code.val() == self.drop_none.val()) & !self.trim_try.val();
+        if self.added_at_egress.val() {
+            self.egress_next.next = self.egress_ram.read_data.val() + self.bytes32.val();
+            self.port_next.next = self.port_ram.read_data.val() + self.bytes32.val();
             self.pool_egress_next.next = self.pool_egress_now.val() + self.bytes32.val();
         }
         if self.trim_ok.val() {
-            self.port_next.next = self.port_ram.read_data_a.val() + self.trim_charge.val();
+            self.port_next.next = self.port_ram.read_data.val() + self.trim_charge.val();
         }
         // Release: headroom first, then the pool; resume below Xon.
         if self.s1_release.q.val() {
-            self.egress_next.next = self.egress_ram.read_data_a.val() - self.bytes32.val();
-            self.port_next.next = self.port_ram.read_data_a.val() - self.bytes32.val();
+            self.egress_next.next = self.egress_ram.read_data.val() - self.bytes32.val();
+            self.port_next.next = self.port_ram.read_data.val() - self.bytes32.val();
             self.pool_egress_next.next = self.pool_egress_now.val() - self.bytes32.val();
             if self.s1_lossless.q.val() {
                 self.from_headroom.next = self.headroom_ram.read_data.val();
@@ -644,18 +729,22 @@ impl<const A: usize> Logic for BufferManager<A> {
                 }
             }
             self.headroom_next.next = self.headroom_ram.read_data.val() - self.from_headroom.val();
-            self.ingress_next.next = self.ingress_ram.read_data_a.val() - (self.bytes32.val() - self.from_headroom.val());
+            self.ingress_next.next = self.ingress_ram.read_data.val() - (self.bytes32.val() - self.from_headroom.val());
             self.pool_next.next = self.pool_now.val() - (self.bytes32.val() - self.from_headroom.val());
-            if self.s1_lossless.q.val() & self.xoff_ram.read_data_a.val() & (self.headroom_next.val() == 0)
-                & (self.ingress_next.val() <= self.xon_bytes.q.val())
+            if self.s1_lossless.q.val() & self.xoff_ram.read_data.val() & (self.headroom_next.val() == 0)
+                & (self.ingress_next.val() <= self.regs.xon_bytes.val())
             {
                 self.resume_now.next = true;
                 self.xoff_next.next = false;
             }
         }
+        // The outcome, for the look-ahead of the next two events' limits.
+        self.lookahead.decided_added.next = self.added_at_egress.val() & !self.c1_reset.q.val();
+        self.lookahead.decided_trimmed.next = self.trim_ok.val() & !self.c1_reset.q.val();
+        self.lookahead.decided_released.next = self.s1_release.q.val() & !self.c1_reset.q.val();
         // Received PFC frames, and the query channel's paused classes.
         self.pfc.clock.next = self.clock.val();
-        self.pfc.reset.next = self.reset.val();
+        self.pfc.reset.next = self.c1_reset.q.val();
         self.pfc.frame_valid.next = self.s1_pfc.q.val();
         self.pfc.frame_port.next = self.s1_in_address.q.val() >> 3;
         self.pfc.frame_classes.next = self.s1_classes.q.val();
@@ -663,7 +752,7 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.pfc.now_ns.next = self.s1_now.q.val();
         self.pfc.quantum_q16.next = self.quantum_ram.read_data_a.val();
         self.pfc.delay_ns.next = self.delay_ram.read_data_a.val();
-        self.pfc.query_port.next = bit_cast::<A, 8>(self.query_port.val());
+        self.pfc.query_port.next = bit_cast::<A, 8>(self.c1_query_port.q.val());
         // The counters written (cancelled by reset): pool 1 for a trimmed packet.
         self.ingress_write_address.next = self.s1_in_address.q.val();
         self.ingress_write_data.next = self.ingress_next.val();
@@ -671,26 +760,40 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.egress_write_data.next = self.egress_next.val();
         if self.trim_ok.val() {
             self.ingress_write_address.next = bit_cast::<A, 11>((bit_cast::<11, A>(self.s1_in_address.q.val() >> 3) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
-            self.ingress_write_data.next = self.ingress_ram.read_data_b.val() + self.trim_charge.val();
+            self.ingress_write_data.next = self.ingress1_ram.read_data.val() + self.trim_charge.val();
             self.egress_write_address.next = bit_cast::<A, 11>((bit_cast::<11, A>(self.s1_eg_address.q.val() >> 3) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
-            self.egress_write_data.next = self.egress_ram.read_data_b.val() + self.trim_charge.val();
+            self.egress_write_data.next = self.egress1_ram.read_data.val() + self.trim_charge.val();
         }
+        // Sub-block inputs are assigned once (see `crate::forwarding_ram`).
+        self.counters_write.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.c1_reset.q.val();
         self.ingress_ram.write_address.next = self.ingress_write_address.val();
         self.ingress_ram.write_data.next = self.ingress_write_data.val();
+        self.ingress_ram.write_enable.next = self.counters_write.val();
+        self.ingress1_ram.write_address.next = self.ingress_write_address.val();
+        self.ingress1_ram.write_data.next = self.ingress_write_data.val();
+        self.ingress1_ram.write_enable.next = self.counters_write.val();
         self.egress_ram.write_address.next = self.egress_write_address.val();
         self.egress_ram.write_data.next = self.egress_write_data.val();
+        self.egress_ram.write_enable.next = self.counters_write.val();
+        self.egress1_ram.write_address.next = self.egress_write_address.val();
+        self.egress1_ram.write_data.next = self.egress_write_data.val();
+        self.egress1_ram.write_enable.next = self.counters_write.val();
         self.headroom_ram.write_address.next = self.s1_in_address.q.val();
-        self.xoff_ram.write_address.next = self.s1_in_address.q.val();
-        self.port_ram.write_address.next = self.s1_port_address.q.val();
         self.headroom_ram.write_data.next = self.headroom_next.val();
+        self.headroom_ram.write_enable.next = self.counters_write.val();
+        self.xoff_ram.write_address.next = self.s1_in_address.q.val();
         self.xoff_ram.write_data.next = self.xoff_next.val();
+        self.xoff_ram.write_enable.next = self.counters_write.val();
+        self.xoff_sweep_ram.write_address.next = self.s1_in_address.q.val();
+        self.xoff_sweep_ram.write_data.next = self.xoff_next.val();
+        self.xoff_sweep_ram.write_enable.next = self.counters_write.val();
+        self.port_ram.write_address.next = self.s1_port_address.q.val();
         self.port_ram.write_data.next = self.port_next.val();
-        self.ingress_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
-        self.headroom_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
-        self.xoff_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
-        self.egress_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
-        self.port_ram.write_enable.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val();
-        if (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.reset.val() {
+        self.port_ram.write_enable.next = self.counters_write.val();
+        self.port_query_ram.write_address.next = self.s1_port_address.q.val();
+        self.port_query_ram.write_data.next = self.port_next.val();
+        self.port_query_ram.write_enable.next = self.counters_write.val();
+        if self.counters_write.val() {
             for p in 0..8 {
                 if self.s1_pool.q.val().index() == p {
                     self.pool_bytes[p].d.next = self.pool_next.val();
@@ -698,33 +801,33 @@ impl<const A: usize> Logic for BufferManager<A> {
                 }
             }
         }
-        if self.trim_ok.val() & !self.reset.val() {
+        if self.trim_ok.val() & !self.c1_reset.q.val() {
             self.pool_bytes[1].d.next = self.pool_bytes[1].q.val() + self.trim_charge.val();
             self.pool_egress_bytes[1].d.next = self.pool_egress_bytes[1].q.val() + self.trim_charge.val();
         }
         // The re-send sweep; a pause sent now sets the pair's first re-send.
         self.sweep.clock.next = self.clock.val();
-        self.sweep.reset.next = self.reset.val();
-        self.sweep.cfg_write.next = self.cfg_write.val();
+        self.sweep.reset.next = self.c1_reset.q.val();
+        self.sweep.cfg_write.next = self.c1_cfg_write.q.val();
         self.sweep.pause_valid.next = self.pause_now.val();
         self.sweep.pause_address.next = self.s1_in_address.q.val();
         self.sweep.pause_due_ns.next = self.s1_now.q.val() + (self.pfc.pause_ns.val() >> 1);
-        self.sweep.now_ns.next = self.now_ns.val();
-        self.xoff_ram.read_address_b.next = self.sweep.pair_address.val();
+        self.sweep.now_ns.next = self.c1_now.q.val();
+        self.xoff_sweep_ram.read_address.next = self.sweep.pair_address.val();
         self.quantum_ram.read_address_b.next = self.sweep.pair_address.val() >> 3;
         self.delay_ram.read_address_b.next = self.sweep.pair_address.val() >> 3;
-        self.sweep.pair_xoff.next = self.xoff_ram.read_data_b.val();
+        self.sweep.pair_xoff.next = self.xoff_sweep_ram.read_data.val();
         self.sweep.pair_quantum_q16.next = self.quantum_ram.read_data_b.val();
         self.sweep.pair_delay_ns.next = self.delay_ram.read_data_b.val();
-        self.sweep.uet_policy.next = self.uet_policy.q.val();
-        self.sweep.tc_pool.next = self.tc_pool.q.val();
-        self.sweep.pfc_enabled.next = self.pfc_enabled.q.val();
-        // Stage 2: the result.
-        self.s2_valid.d.next = (self.s1_arrival.q.val() | self.s1_release.q.val() | self.s1_pfc.q.val()) & !self.reset.val();
+        self.sweep.uet_policy.next = self.regs.uet_policy.val();
+        self.sweep.tc_pool.next = self.regs.tc_pool.val();
+        self.sweep.pfc_enabled.next = self.regs.pfc_enabled.val();
+        // The result.
+        self.s2_valid.d.next = (self.s1_arrival.q.val() | self.s1_release.q.val() | self.s1_pfc.q.val()) & !self.c1_reset.q.val();
         self.s2_pfc.d.next = self.s1_pfc.q.val();
         self.s2_until.d.next = self.pfc.paused_until_ns.val();
         self.s2_query.d.next = self.pfc.query_paused.val();
-        self.s2_query_bytes.d.next = self.port_ram.read_data_b.val();
+        self.s2_query_bytes.d.next = self.port_query_ram.read_data.val();
         self.s2_release.d.next = self.s1_release.q.val();
         self.s2_admitted.d.next = self.s1_arrival.q.val() & (self.drop_code.val() == self.drop_none.val());
         self.s2_drop.d.next = self.drop_code.val();
@@ -742,9 +845,9 @@ impl<const A: usize> Logic for BufferManager<A> {
             self.s2_lossless.d.next = false;
             self.s2_bytes.d.next = self.min_charge.val();
             self.s2_queue.d.next = self.egress_write_data.val();
-            self.s2_trimmed_dscp.d.next = self.trimmed_dscp_code.q.val();
+            self.s2_trimmed_dscp.d.next = self.regs.trimmed_dscp.val();
             if self.faces_nic_ram.read_data.val() {
-                self.s2_trimmed_dscp.d.next = self.trimmed_last_hop_dscp.q.val();
+                self.s2_trimmed_dscp.d.next = self.regs.trimmed_last_hop_dscp.val();
             }
         }
         self.s2_pause.d.next = self.pause_now.val();

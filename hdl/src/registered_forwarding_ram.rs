@@ -1,0 +1,121 @@
+//! A counter table whose read goes through the block RAM's output
+//! register, for read-modify-write one step per cycle at a clock the RAM's
+//! unregistered output (about 4 ns clock-to-out on ECP5) would not allow.
+//!
+//! Parameters: `D`, the word type; `N`, address bits (`2^N` words, all
+//! zero from the bitstream on).
+//!
+//! Ports (all on `clock`):
+//! * write: `write_address`, `write_data`, `write_enable`
+//! * read: `read_address` in cycle x -> `read_data` in cycle x + 2, with
+//!   every write of cycles up to x + 1 in it
+//!
+//! Latency 2 cycles; one write and one read per cycle. The RAM reads first
+//! at the end of cycle x, its output is registered at the end of x + 1 (the
+//! DP16KD's own output register), so the writes at the ends of x and x + 1
+//! are missed: the leaf keeps both (`forward_older`, `forward_newer`) and
+//! answers with the newer one whose address matches.
+//!
+//! ```text
+//!  read_address ─► RAM ─► ram_data_q ──────────────────────────┐
+//!        └─► address_q1 ─► address_q2 ── match? ─┐             │
+//!  write ─► forward_newer ─► forward_older ───────┴─► newer | older | ram_data_q ─► read_data
+//! ```
+
+use crate::build_checks::zero_ram;
+use rust_hdl::prelude::*;
+use rust_hdl::widgets::prelude::RAM;
+
+#[derive(LogicBlock)]
+pub struct RegisteredForwardingRam<D: Synth, const N: usize> {
+    pub clock: Signal<In, Clock>,
+    // write port
+    pub write_address: Signal<In, Bits<N>>,
+    pub write_data: Signal<In, D>,
+    pub write_enable: Signal<In, Bit>,
+    // read port
+    pub read_address: Signal<In, Bits<N>>,
+    pub read_data: Signal<Out, D>,
+    ram: RAM<D, N>,
+    ram_data_q: DFF<D>,
+    address_q1: DFF<Bits<N>>,
+    address_q2: DFF<Bits<N>>,
+    forward_newer_valid: DFF<Bit>,
+    forward_newer_address: DFF<Bits<N>>,
+    forward_newer_data: DFF<D>,
+    forward_older_valid: DFF<Bit>,
+    forward_older_address: DFF<Bits<N>>,
+    forward_older_data: DFF<D>,
+    hits_newer: Signal<Local, Bit>,
+    hits_older: Signal<Local, Bit>,
+    /// False only in the fault-injection build without the older forward.
+    forward_older: Constant<Bit>,
+}
+
+impl<D: Synth, const N: usize> RegisteredForwardingRam<D, N> {
+    /// The RAM without its older forwarding register: wrong on purpose,
+    /// for fault-injection tests.
+    pub fn without_older_forward() -> Self {
+        RegisteredForwardingRam { forward_older: Constant::new(false), ..Default::default() }
+    }
+}
+
+impl<D: Synth, const N: usize> Default for RegisteredForwardingRam<D, N> {
+    fn default() -> Self {
+        RegisteredForwardingRam {
+            clock: Default::default(),
+            write_address: Default::default(),
+            write_data: Default::default(),
+            write_enable: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            ram: zero_ram(),
+            ram_data_q: Default::default(),
+            address_q1: Default::default(),
+            address_q2: Default::default(),
+            forward_newer_valid: Default::default(),
+            forward_newer_address: Default::default(),
+            forward_newer_data: Default::default(),
+            forward_older_valid: Default::default(),
+            forward_older_address: Default::default(),
+            forward_older_data: Default::default(),
+            hits_newer: Default::default(),
+            hits_older: Default::default(),
+            forward_older: Constant::new(true),
+        }
+    }
+}
+
+impl<D: Synth, const N: usize> Logic for RegisteredForwardingRam<D, N> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, ram_data_q, address_q1, address_q2, forward_newer_valid, forward_newer_address,
+            forward_newer_data, forward_older_valid, forward_older_address, forward_older_data);
+        self.ram.read_clock.next = self.clock.val();
+        self.ram.write_clock.next = self.clock.val();
+        self.ram.write_address.next = self.write_address.val();
+        self.ram.write_data.next = self.write_data.val();
+        self.ram.write_enable.next = self.write_enable.val();
+        self.ram.read_address.next = self.read_address.val();
+        self.ram_data_q.d.next = self.ram.read_data.val();
+        self.address_q1.d.next = self.read_address.val();
+        self.address_q2.d.next = self.address_q1.q.val();
+        self.forward_newer_valid.d.next = self.write_enable.val();
+        self.forward_newer_address.d.next = self.write_address.val();
+        self.forward_newer_data.d.next = self.write_data.val();
+        self.forward_older_valid.d.next = self.forward_newer_valid.q.val();
+        self.forward_older_address.d.next = self.forward_newer_address.q.val();
+        self.forward_older_data.d.next = self.forward_newer_data.q.val();
+        self.hits_newer.next = self.forward_newer_valid.q.val() & (self.forward_newer_address.q.val() == self.address_q2.q.val());
+        self.hits_older.next = self.forward_older.val() & self.forward_older_valid.q.val()
+            & (self.forward_older_address.q.val() == self.address_q2.q.val());
+        // The output is assigned once (see `crate::forwarding_ram`).
+        if self.hits_newer.val() {
+            self.read_data.next = self.forward_newer_data.q.val();
+        } else if self.hits_older.val() {
+            self.read_data.next = self.forward_older_data.q.val();
+        } else {
+            self.read_data.next = self.ram_data_q.q.val();
+        }
+    }
+}

@@ -86,8 +86,12 @@
 //!  resend_sweep: pair k ─► due, xoff (B port), timing ─► due <= now? ─► re-send
 //! ```
 //!
-//! Fmax and size (16 ports, LFE5U-85F, out of context, seed 1): see the
-//! README's place-and-route table.
+//! Fmax and size (LFE5U-85F, out of context, seed 1, Yosys 0.23, nextpnr-ecp5
+//! 0.11): 16 ports 54.2 MHz at speed 8, 42.1 MHz at speed 6, 7,897 LUT4,
+//! 3,999 FF, 20 DP16KD, 18 MULT18X18D, 1,436 CCU2C; 128 ports 48.9 and
+//! 35.9 MHz, 7,470 LUT4, 43 DP16KD. The limit at 16 ports is the admission
+//! decision's loop (forwarding, the comparisons, the next counter values);
+//! at 128 ports the candidates' stage C1.
 //!
 //! Drop reasons are [`DropCode`] values.
 

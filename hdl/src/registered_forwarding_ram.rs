@@ -17,9 +17,10 @@
 //! answers with the newer one whose address matches.
 //!
 //! ```text
-//!  read_address ─► RAM ─► ram_data_q ──────────────────────────┐
-//!        └─► address_q1 ─► address_q2 ── match? ─┐             │
-//!  write ─► forward_newer ─► forward_older ───────┴─► newer | older | ram_data_q ─► read_data
+//!  read_address ─► RAM ─► ram_data_q ───────────────────────────────┐
+//!        └─► address_q1 ── match this write? ─► hits_newer ─┐       │
+//!                      └── match forward_newer? ─► hits_older ┐     │
+//!  write ─► forward_newer ─► forward_older ───────────────────┴─► newer | older | ram_data_q ─► read_data
 //! ```
 
 use crate::build_checks::zero_ram;
@@ -39,15 +40,14 @@ pub struct RegisteredForwardingRam<D: Synth, const N: usize> {
     ram: RAM<D, N>,
     ram_data_q: DFF<D>,
     address_q1: DFF<Bits<N>>,
-    address_q2: DFF<Bits<N>>,
     forward_newer_valid: DFF<Bit>,
     forward_newer_address: DFF<Bits<N>>,
     forward_newer_data: DFF<D>,
-    forward_older_valid: DFF<Bit>,
-    forward_older_address: DFF<Bits<N>>,
     forward_older_data: DFF<D>,
-    hits_newer: Signal<Local, Bit>,
-    hits_older: Signal<Local, Bit>,
+    /// Which forwarding register the read takes, decided a cycle ahead so
+    /// that the answer is a multiplexer on registers.
+    hits_newer: DFF<Bit>,
+    hits_older: DFF<Bit>,
     /// False only in the fault-injection build without the older forward.
     forward_older: Constant<Bit>,
 }
@@ -72,12 +72,9 @@ impl<D: Synth, const N: usize> Default for RegisteredForwardingRam<D, N> {
             ram: zero_ram(),
             ram_data_q: Default::default(),
             address_q1: Default::default(),
-            address_q2: Default::default(),
             forward_newer_valid: Default::default(),
             forward_newer_address: Default::default(),
             forward_newer_data: Default::default(),
-            forward_older_valid: Default::default(),
-            forward_older_address: Default::default(),
             forward_older_data: Default::default(),
             hits_newer: Default::default(),
             hits_older: Default::default(),
@@ -89,8 +86,8 @@ impl<D: Synth, const N: usize> Default for RegisteredForwardingRam<D, N> {
 impl<D: Synth, const N: usize> Logic for RegisteredForwardingRam<D, N> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ram_data_q, address_q1, address_q2, forward_newer_valid, forward_newer_address,
-            forward_newer_data, forward_older_valid, forward_older_address, forward_older_data);
+        dff_setup!(self, clock, ram_data_q, address_q1, forward_newer_valid, forward_newer_address, forward_newer_data,
+            forward_older_data, hits_newer, hits_older);
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.ram.write_address.next = self.write_address.val();
@@ -99,20 +96,19 @@ impl<D: Synth, const N: usize> Logic for RegisteredForwardingRam<D, N> {
         self.ram.read_address.next = self.read_address.val();
         self.ram_data_q.d.next = self.ram.read_data.val();
         self.address_q1.d.next = self.read_address.val();
-        self.address_q2.d.next = self.address_q1.q.val();
         self.forward_newer_valid.d.next = self.write_enable.val();
         self.forward_newer_address.d.next = self.write_address.val();
         self.forward_newer_data.d.next = self.write_data.val();
-        self.forward_older_valid.d.next = self.forward_newer_valid.q.val();
-        self.forward_older_address.d.next = self.forward_newer_address.q.val();
         self.forward_older_data.d.next = self.forward_newer_data.q.val();
-        self.hits_newer.next = self.forward_newer_valid.q.val() & (self.forward_newer_address.q.val() == self.address_q2.q.val());
-        self.hits_older.next = self.forward_older.val() & self.forward_older_valid.q.val()
-            & (self.forward_older_address.q.val() == self.address_q2.q.val());
+        // Next cycle the newer register holds this cycle's write, the older
+        // one what the newer holds now.
+        self.hits_newer.d.next = self.write_enable.val() & (self.write_address.val() == self.address_q1.q.val());
+        self.hits_older.d.next = self.forward_older.val() & self.forward_newer_valid.q.val()
+            & (self.forward_newer_address.q.val() == self.address_q1.q.val());
         // The output is assigned once (see `crate::forwarding_ram`).
-        if self.hits_newer.val() {
+        if self.hits_newer.q.val() {
             self.read_data.next = self.forward_newer_data.q.val();
-        } else if self.hits_older.val() {
+        } else if self.hits_older.q.val() {
             self.read_data.next = self.forward_older_data.q.val();
         } else {
             self.read_data.next = self.ram_data_q.q.val();

@@ -15,14 +15,15 @@
 //!
 //! Stages (the buffer manager's):
 //! * C1: `pool`, its egress bytes and size, pool 1's, the two events ahead
-//!   (`older_*` is n-2, `newer_*` n-1) -> free bytes of each candidate;
+//!   (`older_*` is n-2, `newer_*` n-1) -> the pool's egress bytes of each
+//!   candidate;
 //! * C2: configuration (`dynamic_limit`, `alpha_q10`, the fixed limits)
 //!   -> eight [`EgressLimit`]s;
 //! * D: `limit_bytes`, `trim_limit_bytes` for the event deciding, from the
 //!   outcomes of the two events decided before it.
 //!
 //! ```text
-//!  C1: P[pool] + {0, d(n-2)} + {0, d(n-1)} ─► free x4 (and pool 1 x4) ─►[reg]
+//!  C1: P[pool] + {0, d(n-2)} + {0, d(n-1)} ─► x4 (and pool 1 x4) ─►[reg]
 //!  C2: egress_limit x8 ─►[reg]
 //!  D:  outcome(n-2), outcome(n-1) ─► pick one of four ─► limit_bytes, trim_limit_bytes
 //! ```
@@ -65,9 +66,12 @@ pub struct LimitLookahead {
     // stage D: the limits of the event deciding
     pub limit_bytes: Signal<Out, Bits<32>>,
     pub trim_limit_bytes: Signal<Out, Bits<32>>,
-    // C1 -> C2: free bytes per candidate, index 2a + b (a: n-2 applied, b: n-1 applied)
-    c2_free: [DFF<Bits<32>>; 4],
-    c2_free1: [DFF<Bits<32>>; 4],
+    // C1 -> C2: the pool's egress bytes per candidate, index 2a + b (a: n-2
+    // applied, b: n-1 applied), and the pool sizes
+    c2_egress: [DFF<Bits<32>>; 4],
+    c2_egress1: [DFF<Bits<32>>; 4],
+    c2_size: DFF<Bits<32>>,
+    c2_size1: DFF<Bits<32>>,
     // C2 -> D: limits per candidate
     d_limit: [DFF<Bits<32>>; 4],
     d_limit1: [DFF<Bits<32>>; 4],
@@ -132,8 +136,10 @@ impl LimitLookahead {
             decided_released: Default::default(),
             limit_bytes: Default::default(),
             trim_limit_bytes: Default::default(),
-            c2_free: Default::default(),
-            c2_free1: Default::default(),
+            c2_egress: Default::default(),
+            c2_egress1: Default::default(),
+            c2_size: Default::default(),
+            c2_size1: Default::default(),
             d_limit: Default::default(),
             d_limit1: Default::default(),
             limits: Default::default(),
@@ -176,12 +182,10 @@ impl Default for LimitLookahead {
 impl Logic for LimitLookahead {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, c2_kinds, d_kinds, added1, trimmed1, released1, added2, trimmed2, released2);
+        dff_setup!(self, clock, c2_size, c2_size1, c2_kinds, d_kinds, added1, trimmed1, released1, added2, trimmed2, released2);
         for c in 0..4 {
-            self.c2_free[c].clock.next = self.clock.val();
-            self.c2_free[c].d.next = self.c2_free[c].q.val();
-            self.c2_free1[c].clock.next = self.clock.val();
-            self.c2_free1[c].d.next = self.c2_free1[c].q.val();
+            self.c2_egress[c].clock.next = self.clock.val();
+            self.c2_egress1[c].clock.next = self.clock.val();
             self.d_limit[c].clock.next = self.clock.val();
             self.d_limit[c].d.next = self.d_limit[c].q.val();
             self.d_limit1[c].clock.next = self.clock.val();
@@ -300,28 +304,24 @@ impl Logic for LimitLookahead {
         self.candidate1[2].next = self.pool1_egress_bytes.val() + self.older_delta1.val();
         self.candidate1[3].next = self.pool1_egress_bytes.val() + self.older_delta1.val() + self.newer_delta1.val();
         for c in 0..4 {
-            self.c2_free[c].d.next = 0.into();
-            if self.pool_size_bytes.val() > self.candidate[c].val() {
-                self.c2_free[c].d.next = self.pool_size_bytes.val() - self.candidate[c].val();
-            }
-            self.c2_free1[c].d.next = 0.into();
-            if self.pool1_size_bytes.val() > self.candidate1[c].val() {
-                self.c2_free1[c].d.next = self.pool1_size_bytes.val() - self.candidate1[c].val();
-            }
+            self.c2_egress[c].d.next = self.candidate[c].val();
+            self.c2_egress1[c].d.next = self.candidate1[c].val();
         }
+        self.c2_size.d.next = self.pool_size_bytes.val();
+        self.c2_size1.d.next = self.pool1_size_bytes.val();
         self.c2_kinds.d.next = self.kinds.val();
-        // C2: the limits of the candidates (free bytes as a pool with nothing queued).
+        // C2: the limits of the candidates.
         for c in 0..4 {
             self.limits[c].dynamic_limit.next = self.dynamic_limit.val();
             self.limits[c].alpha_q10.next = self.alpha_q10.val();
-            self.limits[c].pool_size_bytes.next = self.c2_free[c].q.val();
-            self.limits[c].pool_egress_bytes.next = 0.into();
+            self.limits[c].pool_size_bytes.next = self.c2_size.q.val();
+            self.limits[c].pool_egress_bytes.next = self.c2_egress[c].q.val();
             self.limits[c].fixed_limit_bytes.next = self.fixed_limit_bytes.val();
             self.d_limit[c].d.next = self.limits[c].limit_bytes.val();
             self.limits1[c].dynamic_limit.next = self.dynamic_limit.val();
             self.limits1[c].alpha_q10.next = self.alpha_q10.val();
-            self.limits1[c].pool_size_bytes.next = self.c2_free1[c].q.val();
-            self.limits1[c].pool_egress_bytes.next = 0.into();
+            self.limits1[c].pool_size_bytes.next = self.c2_size1.q.val();
+            self.limits1[c].pool_egress_bytes.next = self.c2_egress1[c].q.val();
             self.limits1[c].fixed_limit_bytes.next = self.pool1_fixed_bytes.val();
             self.d_limit1[c].d.next = self.limits1[c].limit_bytes.val();
         }

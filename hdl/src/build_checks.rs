@@ -38,3 +38,8 @@ pub fn c8(v: u8) -> Constant<Bits<8>> {
 pub fn zero_ram<D: Synth, const N: usize>() -> RAM<D, N> {
     RAM::from(std::iter::repeat_n(D::default(), 1 << N))
 }
+
+/// An array of default values of any length (`Default` stops at 32).
+pub fn many<T: Default, const N: usize>() -> [T; N] {
+    std::array::from_fn(|_| T::default())
+}

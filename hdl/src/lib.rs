@@ -21,6 +21,7 @@ pub mod build_checks;
 pub mod crc_matrix;
 pub mod ecmp_hash;
 pub mod ecn_marker;
+pub mod flowlet_table;
 pub mod forwarding_ram;
 pub mod registered_forwarding_ram;
 pub mod set_member;

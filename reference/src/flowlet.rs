@@ -96,12 +96,60 @@ pub struct LoadBalancer {
     params: FlowletParams,
     groups: Vec<Group>,
     tables: Vec<Vec<Slot>>,
+    /// How many sets get a flow table (at most [`MAX_TABLES`]).
+    table_limit: usize,
     lfsr: Lfsr,
+    /// A deliberately wrong model for fault-injection tests: draws even
+    /// when a single candidate ties.
+    draw_on_single_tie: bool,
 }
 
 impl LoadBalancer {
     pub fn new(params: FlowletParams) -> LoadBalancer {
-        LoadBalancer { lfsr: Lfsr::new(params.seed), params, groups: Vec::new(), tables: Vec::new() }
+        LoadBalancer::with_table_limit(params, MAX_TABLES)
+    }
+
+    /// A balancer that gives flow tables to the first `table_limit` sets
+    /// only (a hardware build with fewer tables; at most [`MAX_TABLES`]).
+    pub fn with_table_limit(params: FlowletParams, table_limit: usize) -> LoadBalancer {
+        assert!(table_limit <= MAX_TABLES, "table_limit {table_limit} above {MAX_TABLES}");
+        LoadBalancer { lfsr: Lfsr::new(params.seed), params, groups: Vec::new(), tables: Vec::new(), table_limit, draw_on_single_tie: false }
+    }
+
+    /// The wrong model the fault-injection tests must reject: the tie
+    /// draw is taken even when only one candidate ties.
+    pub fn with_draw_on_single_tie(mut self) -> LoadBalancer {
+        self.draw_on_single_tie = true;
+        self
+    }
+
+    pub fn params_mut(&mut self) -> &mut FlowletParams {
+        &mut self.params
+    }
+
+    /// The tie-break draw's state (it changes only when a draw is taken).
+    pub fn draw_state(&self) -> u32 {
+        self.lfsr.state()
+    }
+
+    /// Restarts the tie-break draw from `seed`.
+    pub fn reseed(&mut self, seed: u32) {
+        self.lfsr = Lfsr::new(seed);
+    }
+
+    /// Forgets every set, and with them every flow.
+    pub fn forget_sets(&mut self) {
+        self.groups.clear();
+        self.tables.clear();
+    }
+
+    /// Forgets every flow: tables, slots and first uses (the sets stay).
+    pub fn forget_flows(&mut self) {
+        self.tables.clear();
+        for g in &mut self.groups {
+            g.table = None;
+            g.formed_ns = None;
+        }
     }
 
     pub fn params(&self) -> &FlowletParams {
@@ -132,7 +180,7 @@ impl LoadBalancer {
             return;
         }
         g.formed_ns = Some(now_ns);
-        if self.params.method == LoadBalancing::Flowlet && self.tables.len() < MAX_TABLES {
+        if self.params.method == LoadBalancing::Flowlet && self.tables.len() < self.table_limit {
             g.table = Some(self.tables.len());
             self.tables.push(vec![Slot::default(); SLOTS_PER_TABLE]);
         }
@@ -191,7 +239,7 @@ impl LoadBalancer {
                     tied[count] = i;
                     count += 1;
                 }
-                let pick = if count > 1 { (self.lfsr.next_u16() as usize * count) >> 16 } else { 0 };
+                let pick = if count > 1 || (self.draw_on_single_tie && count == 1) { (self.lfsr.next_u16() as usize * count) >> 16 } else { 0 };
                 tied[pick]
             }
         };

@@ -13,15 +13,18 @@ use synth::HardwareBlock;
 
 #[derive(clap::Args)]
 #[command(long_about = "Writes a hardware block's Verilog for FPGA flows: module sswitch_<block> (sswitch_ecmp_hash, \
-    sswitch_ecn_marker, sswitch_buffer_manager), sub-modules sswitch_<block>$<part>, so blocks can share a design. \
+    sswitch_ecn_marker, sswitch_buffer_manager, sswitch_flowlet_table), sub-modules sswitch_<block>$<part>, so blocks can share a design. \
     The block takes its configuration as register writes at run time; see `sswitch registers`.")]
 pub struct VerilogArgs {
-    /// The block: ecmp-hash, ecn-marker or buffer-manager
+    /// The block: ecmp-hash, ecn-marker, buffer-manager or flowlet-table
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(BLOCK_NAMES))]
     pub block: String,
-    /// Ports, for blocks with per-port state (ecn-marker, buffer-manager: 1 to 256, default 16)
+    /// Ports, for blocks with per-port state (ecn-marker, buffer-manager, flowlet-table: 1 to 256, default 16)
     #[arg(long, value_name = "N")]
     pub ports: Option<usize>,
+    /// Flow tables of 512 slots, for flowlet-table (1, 2, 4 .. 128, default 128)
+    #[arg(long, value_name = "N")]
+    pub tables: Option<usize>,
     /// Output folder; the file is <block>.v
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: PathBuf,
@@ -31,7 +34,7 @@ pub struct VerilogArgs {
 }
 
 pub fn run_verilog(a: VerilogArgs) -> CommandResult {
-    let block = HardwareBlock::parse(&a.block, a.ports).map_err(Failure::input)?;
+    let block = HardwareBlock::parse(&a.block, a.ports).and_then(|b| b.with_tables(a.tables)).map_err(Failure::input)?;
     let verilog = block.verilog().map_err(Failure::input)?;
     std::fs::create_dir_all(&a.out).map_err(|e| Failure::input(format!("cannot create {}: {e}", a.out.display())))?;
     let path = a.out.join(format!("{}.v", block.name()));
@@ -58,12 +61,15 @@ pub fn run_verilog(a: VerilogArgs) -> CommandResult {
     installs it into target/yowasp, SSWITCH_NEXTPNR_ECP5 names another), nextpnr-ice40 from Debian. With the \
     same seed, tools and netlist the result is the same on any machine.")]
 pub struct SynthArgs {
-    /// The block: ecmp-hash, ecn-marker or buffer-manager
+    /// The block: ecmp-hash, ecn-marker, buffer-manager or flowlet-table
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(BLOCK_NAMES))]
     pub block: String,
     /// Ports, for blocks with per-port state (1 to 256, default 16)
     #[arg(long, value_name = "N")]
     pub ports: Option<usize>,
+    /// Flow tables of 512 slots, for flowlet-table (1, 2, 4 .. 128, default 128)
+    #[arg(long, value_name = "N")]
+    pub tables: Option<usize>,
     /// The device
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(Device::NAMES))]
     pub device: String,
@@ -85,7 +91,7 @@ pub struct SynthArgs {
 }
 
 pub fn run_synth(a: SynthArgs) -> CommandResult {
-    let block = HardwareBlock::parse(&a.block, a.ports).map_err(Failure::input)?;
+    let block = HardwareBlock::parse(&a.block, a.ports).and_then(|b| b.with_tables(a.tables)).map_err(Failure::input)?;
     let device = Device::parse(&a.device).expect("clap checks the device");
     if device == Device::Ice40Hx8k && a.speed != 8 {
         return Err(Failure::input(format!("--speed {}: iCE40 devices have no speed grade", a.speed)));

@@ -3,6 +3,7 @@
 use hdl::buffer_manager::BufferManager;
 use hdl::ecmp_hash::EcmpHash;
 use hdl::ecn_marker::EcnMarker;
+use hdl::flowlet_table::FlowletTable;
 use rust_hdl::prelude::*;
 use std::fmt;
 
@@ -14,10 +15,18 @@ pub enum HardwareBlock {
     EcnMarker { ports: usize },
     /// For `ports` ports (1 to 256).
     BufferManager { ports: usize },
+    /// For `ports` ports (1 to 256) and `tables` flow tables (1, 2, 4 ..
+    /// 128), with 256 equal-cost sets.
+    FlowletTable { ports: usize, tables: usize },
 }
 
 /// Names accepted by [`HardwareBlock::parse`].
-pub const BLOCK_NAMES: &[&str] = &["ecmp-hash", "ecn-marker", "buffer-manager"];
+pub const BLOCK_NAMES: &[&str] = &["ecmp-hash", "ecn-marker", "buffer-manager", "flowlet-table"];
+
+/// Flow tables of a flowlet table block when none are given (the model's 128).
+pub const DEFAULT_TABLES: usize = reference::flowlet::MAX_TABLES;
+/// Set id bits of the flowlet table block: 256 equal-cost sets.
+pub const FLOWLET_SET_BITS: usize = 8;
 
 /// Ports of an ECN marker when none are given.
 pub const DEFAULT_PORTS: usize = 16;
@@ -30,7 +39,21 @@ impl HardwareBlock {
             ("ecmp-hash", Some(n)) => Err(format!("--ports {n}: the ecmp-hash block has no per-port state")),
             ("ecn-marker", ports) => Ok(HardwareBlock::EcnMarker { ports: ports.unwrap_or(DEFAULT_PORTS) }),
             ("buffer-manager", ports) => Ok(HardwareBlock::BufferManager { ports: ports.unwrap_or(DEFAULT_PORTS) }),
+            ("flowlet-table", ports) => Ok(HardwareBlock::FlowletTable { ports: ports.unwrap_or(DEFAULT_PORTS), tables: DEFAULT_TABLES }),
             (other, _) => Err(format!("block {other:?} is not one of {}", BLOCK_NAMES.join(", "))),
+        }
+    }
+
+    /// The block with `tables` flow tables (flowlet-table only; 1, 2, 4
+    /// .. 128).
+    pub fn with_tables(self, tables: Option<usize>) -> Result<HardwareBlock, String> {
+        match (self, tables) {
+            (block, None) => Ok(block),
+            (HardwareBlock::FlowletTable { ports, .. }, Some(tables)) => {
+                slot_bits(tables).ok_or_else(|| format!("--tables {tables}: the flowlet-table block holds 1, 2, 4 .. 128 tables (a power of two)"))?;
+                Ok(HardwareBlock::FlowletTable { ports, tables })
+            }
+            (block, Some(tables)) => Err(format!("--tables {tables}: the {} block has no flow tables", block.name())),
         }
     }
 
@@ -39,6 +62,7 @@ impl HardwareBlock {
             HardwareBlock::EcmpHash => "ecmp-hash",
             HardwareBlock::EcnMarker { .. } => "ecn-marker",
             HardwareBlock::BufferManager { .. } => "buffer-manager",
+            HardwareBlock::FlowletTable { .. } => "flowlet-table",
         }
     }
 
@@ -79,6 +103,7 @@ impl HardwareBlock {
                 10 => checked(BufferManager::<10>::new(p)),
                 _ => checked(BufferManager::<11>::new(p)),
             }),
+            HardwareBlock::FlowletTable { ports, tables } => flowlet_table_verilog(ports, tables),
         }
     }
 }
@@ -121,6 +146,48 @@ fn per_port_verilog(ports: usize, name: &str, build: impl Fn(usize, usize) -> Re
     match ecn_address_bits(ports) {
         a @ 4..=11 if ports > 0 => build(a, ports),
         _ => Err(format!("--ports {ports}: the {name} block holds 1 to 256 ports")),
+    }
+}
+
+/// Port bits for `ports` ports (at least 1).
+pub fn port_bits(ports: usize) -> usize {
+    (usize::BITS - ports.max(2).saturating_sub(1).leading_zeros()) as usize
+}
+
+/// Slot address bits for `tables` flow tables of 512 slots, if `tables`
+/// is a power of two from 1 to 128.
+pub fn slot_bits(tables: usize) -> Option<usize> {
+    (tables.is_power_of_two() && tables <= reference::flowlet::MAX_TABLES).then(|| 9 + tables.trailing_zeros() as usize)
+}
+
+fn flowlet_table_verilog(ports: usize, tables: usize) -> Result<String, String> {
+    if ports == 0 || ports > 256 {
+        return Err(format!("--ports {ports}: the flowlet-table block holds 1 to 256 ports"));
+    }
+    let t = slot_bits(tables).ok_or_else(|| format!("--tables {tables}: the flowlet-table block holds 1, 2, 4 .. 128 tables (a power of two)"))?;
+    macro_rules! build {
+        ($p:literal) => {
+            match t {
+                9 => checked(FlowletTable::<$p, 8, 9, 14>::new()),
+                10 => checked(FlowletTable::<$p, 8, 10, 14>::new()),
+                11 => checked(FlowletTable::<$p, 8, 11, 14>::new()),
+                12 => checked(FlowletTable::<$p, 8, 12, 14>::new()),
+                13 => checked(FlowletTable::<$p, 8, 13, 14>::new()),
+                14 => checked(FlowletTable::<$p, 8, 14, 14>::new()),
+                15 => checked(FlowletTable::<$p, 8, 15, 14>::new()),
+                _ => checked(FlowletTable::<$p, 8, 16, 14>::new()),
+            }
+        };
+    }
+    match port_bits(ports) {
+        1 => build!(1),
+        2 => build!(2),
+        3 => build!(3),
+        4 => build!(4),
+        5 => build!(5),
+        6 => build!(6),
+        7 => build!(7),
+        _ => build!(8),
     }
 }
 

@@ -1,0 +1,407 @@
+//! Flowlet table block: the member of an equal-cost set each packet
+//! takes, bit-exact with `reference::flowlet::LoadBalancer`: `none` (flow
+//! hash mod set size) or `flowlet` (a slot per flow hash that keeps its
+//! member within the gap and otherwise moves to the least-occupied
+//! member, PFC-aware, ties broken by a seeded draw).
+//!
+//! Parameters (bits of address, checked by [`FlowletTable::new`]):
+//! * `P`: port bits, 2^P egress ports (1 to 8: up to 256 ports);
+//! * `S`: set id bits, 2^S equal-cost sets of 1 to 64 members;
+//! * `T`: slot address bits, 512 slots per table, so 2^(T-9) flow tables
+//!   (9 to 16: 1 to 128 tables); `S <= T` (the sweep clears both);
+//! * `E = S + 6`: the (set, member) lookup's address bits.
+//!
+//! Ports, by channel (all synchronous to `clock`):
+//! * control: `reset` (forgets every flow: the sweep clears the slots and
+//!   the set-to-table map again; keeps registers, sets, port state and the
+//!   draw), `ready` (low while the sweep runs, 2^T cycles after power-up
+//!   or reset; selects and commits given then are dropped)
+//! * configuration: `cfg_write`, `cfg_address` (8 bits), `cfg_data` (32);
+//!   the register map is `docs/register_map.md`, section flowlet-table
+//! * select (one per cycle): `select_valid`, `select_set` (S bits),
+//!   `flow_hash` (16 bits), `tc` (3 bits, the packet's class), `now_ns`
+//!   (50 bits, ns)
+//! * commit (the packet was admitted at egress; any cycle after its
+//!   select): `commit_valid`, `commit_slot` (16 bits: table x 512 + slot,
+//!   as `slot` answered), `commit_member` (6 bits), `commit_ns` (50 bits,
+//!   the select's time)
+//! * port state: `occupancy_write`, `occupancy_port` (8 bits),
+//!   `occupancy_bytes` (32 bits, bytes over all pools); `pause_write`,
+//!   `pause_port` (8 bits), `paused_classes` (bit n: class n paused)
+//! * result, [`LATENCY`] cycles after the select: `result_valid`,
+//!   `member` (6 bits), `egress_port` (8 bits), `selected` (chosen again
+//!   now, not kept from the slot), `moved` (re-selection left the slot's
+//!   member), `all_paused` (every member paused, all were candidates),
+//!   `has_slot`, `slot` (16 bits, for the commit; 0 without a slot)
+//!
+//! Ordering: a select sees every commit, port-state write and register
+//! write given in earlier cycles, and none of its own cycle.
+//!
+//! Latency 17 cycles, throughput one select per cycle, back to back on
+//! one slot, one set and one port included.
+//!
+//! ```text
+//!  cycle  0        1              2        4          10           16          17
+//!  set ─► set_table ─► member ports ─► port_state ─► least_occupied ─► tie_break ─► set_table
+//!      └► table_map ─► table ─► slot_table ─► expired ───────────────┘   member ─► egress_port
+//!                   hash ─► set_member (hash mod size) ──────────────────┘
+//! ```
+//!
+//! Storage: the slots (57 bits each: valid, member, 50-bit time) are not
+//! initialised: after power-up and every reset a sweep clears them, one
+//! per cycle (Yosys does not finish initialised RAMs of 2^16 entries).
+//! The full 128 tables hold 64 Ki slots, 3.7 Mbit, about the whole block
+//! RAM of an LFE5U-85F; port state is kept once per member position (64
+//! copies) so that all 64 members are read in one cycle.
+//!
+//! Hazards: reads and writes of the slots and the port state are aligned
+//! (writes land a cycle after they are given, which is when a select of
+//! that cycle reads), so no forwarding is needed there; the set-to-table
+//! map is written by the select itself in cycle 1 and forwards that write
+//! to the next select ([`FlowletTable::without_map_forwarding`] leaves it
+//! out, and the co-simulation must catch it).
+
+mod least_occupied;
+mod port_state;
+mod registers;
+mod set_table;
+mod slot_table;
+mod table_map;
+mod tie_break;
+
+pub use set_table::MEMBERS;
+pub use slot_table::TIME_HALF_BITS;
+
+use crate::build_checks::{BuildError, many};
+use crate::set_member::SetMember;
+use least_occupied::LeastOccupied;
+use port_state::PortState;
+use registers::Registers;
+use rust_hdl::prelude::*;
+use set_table::SetTable;
+use slot_table::SlotTable;
+use table_map::TableMap;
+use tie_break::TieBreak;
+
+/// Cycles from a select to its result.
+pub const LATENCY: usize = 17;
+/// Bits of a time in ns (10^15 ns, the longest replay, fits).
+pub const TIME_BITS: usize = 2 * TIME_HALF_BITS;
+/// Cycle at which the slot table answers.
+const SLOT_ANSWER: usize = 4;
+/// Cycle at which the tie mask is ready.
+const TIES_READY: usize = 2 + least_occupied::LATENCY;
+/// Cycle at which the member is known.
+const MEMBER_READY: usize = TIES_READY + tie_break::LATENCY;
+
+// rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
+// so the kernel spells these positions as literals; the asserts keep them
+// equal to the named constants.
+const _: () = assert!(LATENCY == 17 && SLOT_ANSWER == 4 && TIES_READY == 10 && MEMBER_READY == 16 && TIME_HALF_BITS == 25);
+
+#[derive(LogicBlock)]
+pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub ready: Signal<Out, Bit>,
+    // configuration channel
+    pub cfg_write: Signal<In, Bit>,
+    pub cfg_address: Signal<In, Bits<8>>,
+    pub cfg_data: Signal<In, Bits<32>>,
+    // select channel
+    pub select_valid: Signal<In, Bit>,
+    pub select_set: Signal<In, Bits<S>>,
+    pub flow_hash: Signal<In, Bits<16>>,
+    pub tc: Signal<In, Bits<3>>,
+    pub now_ns: Signal<In, Bits<TIME_BITS>>,
+    // commit channel
+    pub commit_valid: Signal<In, Bit>,
+    pub commit_slot: Signal<In, Bits<16>>,
+    pub commit_member: Signal<In, Bits<6>>,
+    pub commit_ns: Signal<In, Bits<TIME_BITS>>,
+    // port state channel
+    pub occupancy_write: Signal<In, Bit>,
+    pub occupancy_port: Signal<In, Bits<8>>,
+    pub occupancy_bytes: Signal<In, Bits<32>>,
+    pub pause_write: Signal<In, Bit>,
+    pub pause_port: Signal<In, Bits<8>>,
+    pub paused_classes: Signal<In, Bits<8>>,
+    // result channel
+    pub result_valid: Signal<Out, Bit>,
+    pub member: Signal<Out, Bits<6>>,
+    pub egress_port: Signal<Out, Bits<8>>,
+    pub selected: Signal<Out, Bit>,
+    pub moved: Signal<Out, Bit>,
+    pub all_paused: Signal<Out, Bit>,
+    pub has_slot: Signal<Out, Bit>,
+    pub slot: Signal<Out, Bits<16>>,
+    // sub-blocks
+    registers: Registers<S>,
+    set_table: SetTable<S, E>,
+    table_map: TableMap<S>,
+    slot_table: SlotTable<T>,
+    port_state: PortState<P>,
+    least_occupied: LeastOccupied,
+    tie_break: TieBreak,
+    hash_member: SetMember<S>,
+    table_count: Constant<Bits<8>>,
+    // the select's context: `x_at[c - 1]` holds x in cycle c
+    valid_at: [DFF<Bit>; LATENCY],
+    hash_at1: DFF<Bits<16>>,
+    tc_at1: DFF<Bits<3>>,
+    now_low_at1: DFF<Bits<TIME_HALF_BITS>>,
+    now_high_at1: DFF<Bits<TIME_HALF_BITS>>,
+    size_at2: DFF<Bits<7>>,
+    has_table_at: [DFF<Bit>; LATENCY],
+    slot_at: [DFF<Bits<16>>; LATENCY],
+    expired_at: [DFF<Bit>; LATENCY],
+    slot_valid_at: [DFF<Bit>; TIES_READY],
+    slot_member_at: [DFF<Bits<6>>; TIES_READY],
+    set_at1: DFF<Bits<S>>,
+    all_paused_at: [DFF<Bit>; LATENCY],
+    result_member: DFF<Bits<6>>,
+    result_moved: DFF<Bit>,
+    slot_address: Signal<Local, Bits<T>>,
+}
+
+impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTable<P, S, T, E> {
+    /// The block, or the parameter it cannot be built with.
+    pub fn new() -> Result<Self, BuildError> {
+        if !(1..=8).contains(&P) {
+            return Err(BuildError(format!("flowlet-table: P = {P} port bits: supported 1 to 8 (up to 256 ports)")));
+        }
+        if !(9..=16).contains(&T) {
+            return Err(BuildError(format!("flowlet-table: T = {T} slot address bits: supported 9 to 16 (1 to 128 tables of 512 slots)")));
+        }
+        if S == 0 || S > T {
+            return Err(BuildError(format!("flowlet-table: S = {S} set id bits: supported 1 to T = {T} (the sweep clears the set map)")));
+        }
+        if E != S + 6 {
+            return Err(BuildError(format!("flowlet-table: E = {E}: must be S + 6 = {} (set id and member index)", S + 6)));
+        }
+        Ok(Self::build(true))
+    }
+
+    /// A deliberately wrong build for the fault-injection tests: the set
+    /// map's last write is not forwarded to the next select.
+    pub fn without_map_forwarding() -> Result<Self, BuildError> {
+        Self::new().map(|_| Self::build(false))
+    }
+
+    /// How many flow tables the block holds.
+    pub const fn tables() -> usize {
+        1 << (T - 9)
+    }
+
+    fn build(map_forwarding: bool) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            ready: Default::default(),
+            cfg_write: Default::default(),
+            cfg_address: Default::default(),
+            cfg_data: Default::default(),
+            select_valid: Default::default(),
+            select_set: Default::default(),
+            flow_hash: Default::default(),
+            tc: Default::default(),
+            now_ns: Default::default(),
+            commit_valid: Default::default(),
+            commit_slot: Default::default(),
+            commit_member: Default::default(),
+            commit_ns: Default::default(),
+            occupancy_write: Default::default(),
+            occupancy_port: Default::default(),
+            occupancy_bytes: Default::default(),
+            pause_write: Default::default(),
+            pause_port: Default::default(),
+            paused_classes: Default::default(),
+            result_valid: Default::default(),
+            member: Default::default(),
+            egress_port: Default::default(),
+            selected: Default::default(),
+            moved: Default::default(),
+            all_paused: Default::default(),
+            has_slot: Default::default(),
+            slot: Default::default(),
+            registers: Default::default(),
+            set_table: Default::default(),
+            table_map: TableMap::new(map_forwarding),
+            slot_table: Default::default(),
+            port_state: Default::default(),
+            least_occupied: Default::default(),
+            tie_break: Default::default(),
+            hash_member: Default::default(),
+            table_count: Constant::new((Self::tables() as LiteralType).into()),
+            valid_at: many(),
+            hash_at1: Default::default(),
+            tc_at1: Default::default(),
+            now_low_at1: Default::default(),
+            now_high_at1: Default::default(),
+            size_at2: Default::default(),
+            has_table_at: many(),
+            slot_at: many(),
+            expired_at: many(),
+            slot_valid_at: many(),
+            slot_member_at: many(),
+            set_at1: Default::default(),
+            all_paused_at: many(),
+            result_member: Default::default(),
+            result_moved: Default::default(),
+            slot_address: Default::default(),
+        }
+    }
+}
+
+impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for FlowletTable<P, S, T, E> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, set_at1, hash_at1, tc_at1, now_low_at1, now_high_at1, size_at2, result_member, result_moved);
+        for c in 0..LATENCY {
+            self.valid_at[c].clock.next = self.clock.val();
+            self.has_table_at[c].clock.next = self.clock.val();
+            self.slot_at[c].clock.next = self.clock.val();
+            self.all_paused_at[c].clock.next = self.clock.val();
+            self.expired_at[c].clock.next = self.clock.val();
+        }
+        for c in 0..TIES_READY {
+            self.slot_valid_at[c].clock.next = self.clock.val();
+            self.slot_member_at[c].clock.next = self.clock.val();
+        }
+        self.registers.clock.next = self.clock.val();
+        self.set_table.clock.next = self.clock.val();
+        self.table_map.clock.next = self.clock.val();
+        self.slot_table.clock.next = self.clock.val();
+        self.port_state.clock.next = self.clock.val();
+        self.least_occupied.clock.next = self.clock.val();
+        self.tie_break.clock.next = self.clock.val();
+        self.hash_member.clock.next = self.clock.val();
+        // configuration
+        self.registers.cfg_write.next = self.cfg_write.val();
+        self.registers.cfg_address.next = self.cfg_address.val();
+        self.registers.cfg_data.next = self.cfg_data.val();
+        self.set_table.size_write.next = self.registers.size_write.val();
+        self.set_table.member_write.next = self.registers.member_write.val();
+        self.set_table.write_set.next = self.registers.set_select.val();
+        self.set_table.write_size.next = self.registers.set_size.val();
+        self.set_table.write_index.next = self.registers.member_index.val();
+        self.set_table.write_port.next = self.registers.member_port.val();
+        self.ready.next = self.slot_table.ready.val();
+        // cycle 0: the set's members and table
+        self.valid_at[0].d.next = self.select_valid.val() & self.slot_table.ready.val() & !self.reset.val();
+        self.set_at1.d.next = self.select_set.val();
+        self.hash_at1.d.next = self.flow_hash.val();
+        self.tc_at1.d.next = self.tc.val();
+        self.now_low_at1.d.next = self.now_ns.val().get_bits::<TIME_HALF_BITS>(0);
+        self.now_high_at1.d.next = self.now_ns.val().get_bits::<TIME_HALF_BITS>(25);
+        self.set_table.lookup_set.next = self.select_set.val();
+        self.table_map.reset.next = self.reset.val();
+        self.table_map.sweeping.next = !self.slot_table.ready.val();
+        self.table_map.sweep_set.next = self.slot_table.sweep_address.val().get_bits::<S>(0);
+        self.table_map.flowlet_method.next = self.registers.flowlet_method.val();
+        self.table_map.table_count.next = self.table_count.val();
+        self.table_map.lookup_valid.next = self.select_valid.val() & self.slot_table.ready.val() & !self.reset.val();
+        self.table_map.lookup_set.next = self.select_set.val();
+        // cycle 1: the slot, the members' port state, hash mod size
+        self.slot_address.next = (bit_cast::<T, 7>(self.table_map.table_index.val()) << 9) | bit_cast::<T, 9>(self.hash_at1.q.val().get_bits::<9>(0));
+        self.slot_table.reset.next = self.reset.val();
+        self.slot_table.read_address.next = self.slot_address.val();
+        self.slot_table.now_ns_low.next = self.now_low_at1.q.val();
+        self.slot_table.now_ns_high.next = self.now_high_at1.q.val();
+        self.slot_table.gap_ns.next = self.registers.gap_ns.val();
+        self.slot_table.commit_valid.next = self.commit_valid.val();
+        self.slot_table.commit_address.next = self.commit_slot.val().get_bits::<T>(0);
+        self.slot_table.commit_member.next = self.commit_member.val();
+        self.slot_table.commit_ns_low.next = self.commit_ns.val().get_bits::<TIME_HALF_BITS>(0);
+        self.slot_table.commit_ns_high.next = self.commit_ns.val().get_bits::<TIME_HALF_BITS>(25);
+        for k in 0..MEMBERS {
+            self.port_state.member_ports[k].next = self.set_table.member_ports[k].val();
+        }
+        self.port_state.tc.next = self.tc_at1.q.val();
+        self.port_state.occupancy_write.next = self.occupancy_write.val();
+        self.port_state.occupancy_port.next = self.occupancy_port.val();
+        self.port_state.occupancy_bytes.next = self.occupancy_bytes.val();
+        self.port_state.pause_write.next = self.pause_write.val();
+        self.port_state.pause_port.next = self.pause_port.val();
+        self.port_state.paused_classes.next = self.paused_classes.val();
+        self.hash_member.value.next = self.hash_at1.q.val();
+        self.hash_member.set_size.next = self.set_table.set_size.val();
+        self.hash_member.tag_in.next = self.set_at1.q.val();
+        self.size_at2.d.next = self.set_table.set_size.val();
+        self.has_table_at[0].d.next = false;
+        self.slot_at[0].d.next = 0.into();
+        self.has_table_at[1].d.next = self.table_map.has_table.val();
+        self.slot_at[1].d.next = bit_cast::<16, T>(self.slot_address.val());
+        // cycle 2 on: the least-occupied candidates
+        for k in 0..MEMBERS {
+            self.least_occupied.occupancy_bytes_of[k].next = self.port_state.occupancy_bytes_of[k].val();
+            self.least_occupied.paused_of[k].next = self.port_state.paused_of[k].val();
+        }
+        self.least_occupied.set_size.next = self.size_at2.q.val();
+        self.least_occupied.pfc_aware.next = self.registers.pfc_aware.val();
+        // the context down the stages
+        for c in 1..LATENCY {
+            self.valid_at[c].d.next = self.valid_at[c - 1].q.val() & !self.reset.val();
+        }
+        for c in 2..LATENCY {
+            self.has_table_at[c].d.next = self.has_table_at[c - 1].q.val();
+            self.slot_at[c].d.next = self.slot_at[c - 1].q.val();
+        }
+        for c in 0..SLOT_ANSWER {
+            self.expired_at[c].d.next = false;
+        }
+        self.expired_at[4].d.next = self.slot_table.expired.val();
+        for c in 5..LATENCY {
+            self.expired_at[c].d.next = self.expired_at[c - 1].q.val();
+        }
+        for c in 0..SLOT_ANSWER {
+            self.slot_valid_at[c].d.next = false;
+            self.slot_member_at[c].d.next = 0.into();
+        }
+        self.slot_valid_at[4].d.next = self.slot_table.slot_valid.val();
+        self.slot_member_at[4].d.next = self.slot_table.slot_member.val();
+        for c in 5..TIES_READY {
+            self.slot_valid_at[c].d.next = self.slot_valid_at[c - 1].q.val();
+            self.slot_member_at[c].d.next = self.slot_member_at[c - 1].q.val();
+        }
+        for c in 0..TIES_READY {
+            self.all_paused_at[c].d.next = false;
+        }
+        self.all_paused_at[10].d.next = self.least_occupied.all_paused.val();
+        for c in 11..LATENCY {
+            self.all_paused_at[c].d.next = self.all_paused_at[c - 1].q.val();
+        }
+        // cycle 10: the tie break (slot answer delayed alongside)
+        self.tie_break.seed_write.next = self.registers.seed_write.val();
+        self.tie_break.seed.next = self.registers.seed.val();
+        for k in 0..MEMBERS {
+            self.tie_break.tie_mask[k].next = self.least_occupied.tie_mask[k].val();
+        }
+        self.tie_break.reselect.next = self.valid_at[9].q.val() & self.has_table_at[9].q.val()
+            & self.expired_at[9].q.val();
+        self.tie_break.keep_slot.next = self.valid_at[9].q.val() & self.has_table_at[9].q.val()
+            & !self.expired_at[9].q.val();
+        self.tie_break.slot_valid.next = self.slot_valid_at[9].q.val();
+        self.tie_break.slot_member.next = self.slot_member_at[9].q.val();
+        // cycle 16: the member and its port
+        self.tie_break.use_hash.next = !self.has_table_at[15].q.val();
+        self.tie_break.hash_member.next = self.hash_member.member.val();
+        self.set_table.egress_set.next = self.hash_member.tag_out.val();
+        self.set_table.egress_member.next = self.tie_break.member.val();
+        self.result_member.d.next = self.tie_break.member.val();
+        self.result_moved.d.next = self.tie_break.moved.val();
+        // cycle 17: the result
+        self.result_valid.next = self.valid_at[16].q.val();
+        self.member.next = self.result_member.q.val();
+        self.egress_port.next = self.set_table.egress_port.val();
+        self.selected.next = !self.has_table_at[16].q.val() | self.expired_at[16].q.val();
+        self.moved.next = self.result_moved.q.val();
+        self.all_paused.next = self.has_table_at[16].q.val() & self.expired_at[16].q.val()
+            & self.all_paused_at[16].q.val();
+        self.has_slot.next = self.has_table_at[16].q.val();
+        self.slot.next = 0.into();
+        if self.has_table_at[16].q.val() {
+            self.slot.next = self.slot_at[16].q.val();
+        }
+    }
+}

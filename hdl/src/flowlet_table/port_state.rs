@@ -1,0 +1,119 @@
+//! What the member choice knows of each egress port: its occupancy
+//! (bytes over all pools, the frame in transmission included) and which
+//! classes are paused, as the datapath writes them; read for all 64
+//! member positions of a set at once.
+//!
+//! Parameters: `P`, port bits (2^P ports; ports are the low P bits of the
+//! 8-bit port numbers).
+//!
+//! Ports (all on `clock`):
+//! * occupancy: `occupancy_write`, `occupancy_port` (8 bits),
+//!   `occupancy_bytes` (32 bits, bytes), in cycle c
+//! * pause: `pause_write`, `pause_port` (8 bits), `paused_classes` (bit n:
+//!   class n paused), in cycle c
+//! * read: `member_ports[64]`, `tc` (3 bits) in cycle 1 ->
+//!   `occupancy_bytes_of[64]`, `paused_of[64]` (paused for `tc`) in cycle 2
+//!
+//! Writes land at the end of cycle c + 1: a read given in cycle c (which
+//! reads in c + 1) misses them, every later read sees them, like the slot
+//! table's commits.
+//!
+//! Storage: one copy of each table per member position (64 RAMs of
+//! occupancy, 64 of pause bits, all written together), so that every
+//! member reads in the same cycle.
+//!
+//! ```text
+//!  write ─► [1 cycle] ─► occupancy_ram[0..64], pause_ram[0..64]
+//!  member_ports[k] ──────► occupancy_ram[k], pause_ram[k] ─► [tc] ─► k's answer
+//! ```
+
+use super::set_table::MEMBERS;
+use crate::build_checks::{zero_ram, many};
+use rust_hdl::prelude::*;
+use rust_hdl::widgets::prelude::RAM;
+
+#[derive(LogicBlock)]
+pub struct PortState<const P: usize> {
+    pub clock: Signal<In, Clock>,
+    // occupancy
+    pub occupancy_write: Signal<In, Bit>,
+    pub occupancy_port: Signal<In, Bits<8>>,
+    pub occupancy_bytes: Signal<In, Bits<32>>,
+    // pause
+    pub pause_write: Signal<In, Bit>,
+    pub pause_port: Signal<In, Bits<8>>,
+    pub paused_classes: Signal<In, Bits<8>>,
+    // read
+    pub member_ports: [Signal<In, Bits<8>>; MEMBERS],
+    pub tc: Signal<In, Bits<3>>,
+    pub occupancy_bytes_of: [Signal<Out, Bits<32>>; MEMBERS],
+    pub paused_of: [Signal<Out, Bit>; MEMBERS],
+    occupancy_ram: [RAM<Bits<32>, P>; MEMBERS],
+    pause_ram: [RAM<Bits<8>, P>; MEMBERS],
+    // the writes, a cycle later
+    occupancy_write_q: DFF<Bit>,
+    occupancy_port_q: DFF<Bits<8>>,
+    occupancy_bytes_q: DFF<Bits<32>>,
+    pause_write_q: DFF<Bit>,
+    pause_port_q: DFF<Bits<8>>,
+    paused_classes_q: DFF<Bits<8>>,
+    tc_q: DFF<Bits<3>>,
+}
+
+impl<const P: usize> Default for PortState<P> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            occupancy_write: Default::default(),
+            occupancy_port: Default::default(),
+            occupancy_bytes: Default::default(),
+            pause_write: Default::default(),
+            pause_port: Default::default(),
+            paused_classes: Default::default(),
+            member_ports: many(),
+            tc: Default::default(),
+            occupancy_bytes_of: many(),
+            paused_of: many(),
+            occupancy_ram: std::array::from_fn(|_| zero_ram()),
+            pause_ram: std::array::from_fn(|_| zero_ram()),
+            occupancy_write_q: Default::default(),
+            occupancy_port_q: Default::default(),
+            occupancy_bytes_q: Default::default(),
+            pause_write_q: Default::default(),
+            pause_port_q: Default::default(),
+            paused_classes_q: Default::default(),
+            tc_q: Default::default(),
+        }
+    }
+}
+
+impl<const P: usize> Logic for PortState<P> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, occupancy_write_q, occupancy_port_q, occupancy_bytes_q, pause_write_q, pause_port_q,
+            paused_classes_q, tc_q);
+        self.occupancy_write_q.d.next = self.occupancy_write.val();
+        self.occupancy_port_q.d.next = self.occupancy_port.val();
+        self.occupancy_bytes_q.d.next = self.occupancy_bytes.val();
+        self.pause_write_q.d.next = self.pause_write.val();
+        self.pause_port_q.d.next = self.pause_port.val();
+        self.paused_classes_q.d.next = self.paused_classes.val();
+        self.tc_q.d.next = self.tc.val();
+        for k in 0..MEMBERS {
+            self.occupancy_ram[k].read_clock.next = self.clock.val();
+            self.occupancy_ram[k].write_clock.next = self.clock.val();
+            self.occupancy_ram[k].write_address.next = self.occupancy_port_q.q.val().get_bits::<P>(0);
+            self.occupancy_ram[k].write_data.next = self.occupancy_bytes_q.q.val();
+            self.occupancy_ram[k].write_enable.next = self.occupancy_write_q.q.val();
+            self.occupancy_ram[k].read_address.next = self.member_ports[k].val().get_bits::<P>(0);
+            self.occupancy_bytes_of[k].next = self.occupancy_ram[k].read_data.val();
+            self.pause_ram[k].read_clock.next = self.clock.val();
+            self.pause_ram[k].write_clock.next = self.clock.val();
+            self.pause_ram[k].write_address.next = self.pause_port_q.q.val().get_bits::<P>(0);
+            self.pause_ram[k].write_data.next = self.paused_classes_q.q.val();
+            self.pause_ram[k].write_enable.next = self.pause_write_q.q.val();
+            self.pause_ram[k].read_address.next = self.member_ports[k].val().get_bits::<P>(0);
+            self.paused_of[k].next = self.pause_ram[k].read_data.val().get_bit(self.tc_q.q.val().index());
+        }
+    }
+}

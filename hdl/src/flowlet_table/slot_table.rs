@@ -1,0 +1,177 @@
+//! The flow slots: for each (table, flow hash & 511) a valid bit, the
+//! member, and the time of the last egress-admitted packet; the age
+//! check against the gap; and the sweep that clears them.
+//!
+//! Parameters: `T`, slot address bits (9 per table: `2^(T-9)` tables).
+//!
+//! Ports (all on `clock`):
+//! * control: `reset` (restarts the sweep)
+//! * sweep: `ready` (low while the sweep clears slot `sweep_address`, one
+//!   per cycle, 2^T cycles after power-up or reset)
+//! * read: `read_address` and `now_ns_low`/`now_ns_high` in cycle 1 ->
+//!   `slot_valid`, `slot_member` (6 bits), `expired` in cycle 4
+//! * gap: `gap_ns` (32 bits, ns), a register
+//! * commit: `commit_valid`, `commit_address`, `commit_member`,
+//!   `commit_ns_low`/`commit_ns_high` in cycle c; written at the end of
+//!   c + 1, so a read given in cycle c (which reads in c + 1) misses it and
+//!   every later read sees it. Commits while the sweep runs are dropped.
+//!
+//! Expired: the slot is empty, the gap is 0, or `now - last >= gap` with
+//! `now >= last` (time is 50 bits of ns, kept as two 25-bit halves).
+//!
+//! Storage: `meta_ram` (valid, member, time bits 49..25) and `time_ram`
+//! (time bits 24..0), not initialised: the sweep clears them.
+//!
+//! ```text
+//!  read_address ─► meta_ram, time_ram ─► now - last (halves) ─► >= gap? ─► expired
+//!  commit ─► [1 cycle] ─► write ◄── sweep (zeros) while !ready
+//! ```
+
+use rust_hdl::prelude::*;
+use rust_hdl::widgets::prelude::RAM;
+
+/// Bits of each half of a time in ns (50 bits cover 10^15 ns).
+pub const TIME_HALF_BITS: usize = 25;
+/// `meta_ram` layout: the slot holds a member.
+pub const META_VALID: usize = 31;
+/// `meta_ram` layout: the member in bits 30..25, the time's upper half below.
+pub const META_MEMBER: usize = 25;
+
+// rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
+// so the kernel spells these positions as literals; the asserts keep them
+// equal to the named constants.
+const _: () = assert!(META_VALID == 31 && META_MEMBER == 25 && TIME_HALF_BITS == 25);
+
+#[derive(LogicBlock, Default)]
+pub struct SlotTable<const T: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // sweep
+    pub ready: Signal<Out, Bit>,
+    pub sweep_address: Signal<Out, Bits<T>>,
+    // read
+    pub read_address: Signal<In, Bits<T>>,
+    pub now_ns_low: Signal<In, Bits<TIME_HALF_BITS>>,
+    pub now_ns_high: Signal<In, Bits<TIME_HALF_BITS>>,
+    pub slot_valid: Signal<Out, Bit>,
+    pub slot_member: Signal<Out, Bits<6>>,
+    pub expired: Signal<Out, Bit>,
+    // gap
+    pub gap_ns: Signal<In, Bits<32>>,
+    // commit
+    pub commit_valid: Signal<In, Bit>,
+    pub commit_address: Signal<In, Bits<T>>,
+    pub commit_member: Signal<In, Bits<6>>,
+    pub commit_ns_low: Signal<In, Bits<TIME_HALF_BITS>>,
+    pub commit_ns_high: Signal<In, Bits<TIME_HALF_BITS>>,
+    meta_ram: RAM<Bits<32>, T>,
+    time_ram: RAM<Bits<TIME_HALF_BITS>, T>,
+    // the sweep
+    swept: DFF<Bit>,
+    sweep_next: DFF<Bits<T>>,
+    // the commit, a cycle later
+    w_valid: DFF<Bit>,
+    w_address: DFF<Bits<T>>,
+    w_member: DFF<Bits<6>>,
+    w_ns_low: DFF<Bits<TIME_HALF_BITS>>,
+    w_ns_high: DFF<Bits<TIME_HALF_BITS>>,
+    // cycle 2: now, while the RAMs answer
+    s2_now_low: DFF<Bits<TIME_HALF_BITS>>,
+    s2_now_high: DFF<Bits<TIME_HALF_BITS>>,
+    // cycle 3: the differences
+    s3_valid: DFF<Bit>,
+    s3_member: DFF<Bits<6>>,
+    s3_not_before: DFF<Bit>,
+    s3_diff_low: DFF<Bits<TIME_HALF_BITS>>,
+    s3_diff_high: DFF<Bits<TIME_HALF_BITS>>,
+    // cycle 4: the answer
+    s4_valid: DFF<Bit>,
+    s4_member: DFF<Bits<6>>,
+    s4_expired: DFF<Bit>,
+    low_difference: Signal<Local, Bits<32>>,
+    high_minuend: Signal<Local, Bits<32>>,
+    high_difference: Signal<Local, Bits<32>>,
+    gap_low: Signal<Local, Bits<TIME_HALF_BITS>>,
+    gap_high: Signal<Local, Bits<TIME_HALF_BITS>>,
+    at_least_gap: Signal<Local, Bit>,
+}
+
+impl<const T: usize> Logic for SlotTable<T> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, swept, sweep_next, w_valid, w_address, w_member, w_ns_low, w_ns_high,
+            s2_now_low, s2_now_high, s3_valid, s3_member, s3_not_before, s3_diff_low, s3_diff_high,
+            s4_valid, s4_member, s4_expired);
+        self.meta_ram.read_clock.next = self.clock.val();
+        self.meta_ram.write_clock.next = self.clock.val();
+        self.time_ram.read_clock.next = self.clock.val();
+        self.time_ram.write_clock.next = self.clock.val();
+        // the sweep: one slot per cycle until every slot is clear
+        self.ready.next = self.swept.q.val();
+        self.sweep_address.next = self.sweep_next.q.val();
+        if !self.swept.q.val() {
+            self.sweep_next.d.next = self.sweep_next.q.val() + 1;
+            if self.sweep_next.q.val().all() {
+                self.swept.d.next = true;
+            }
+        }
+        if self.reset.val() {
+            self.swept.d.next = false;
+            self.sweep_next.d.next = 0.into();
+        }
+        // the write: the commit of last cycle, or the sweep
+        self.w_valid.d.next = self.commit_valid.val() & self.swept.q.val() & !self.reset.val();
+        self.w_address.d.next = self.commit_address.val();
+        self.w_member.d.next = self.commit_member.val();
+        self.w_ns_low.d.next = self.commit_ns_low.val();
+        self.w_ns_high.d.next = self.commit_ns_high.val();
+        if self.swept.q.val() {
+            self.meta_ram.write_address.next = self.w_address.q.val();
+            self.meta_ram.write_data.next = (bit_cast::<32, 1>(1.into()) << 31)
+                | (bit_cast::<32, 6>(self.w_member.q.val()) << 25)
+                | bit_cast::<32, TIME_HALF_BITS>(self.w_ns_high.q.val());
+            self.meta_ram.write_enable.next = self.w_valid.q.val();
+            self.time_ram.write_address.next = self.w_address.q.val();
+            self.time_ram.write_data.next = self.w_ns_low.q.val();
+            self.time_ram.write_enable.next = self.w_valid.q.val();
+        } else {
+            self.meta_ram.write_address.next = self.sweep_next.q.val();
+            self.meta_ram.write_data.next = 0.into();
+            self.meta_ram.write_enable.next = true;
+            self.time_ram.write_address.next = self.sweep_next.q.val();
+            self.time_ram.write_data.next = 0.into();
+            self.time_ram.write_enable.next = true;
+        }
+        // cycle 1: read
+        self.meta_ram.read_address.next = self.read_address.val();
+        self.time_ram.read_address.next = self.read_address.val();
+        self.s2_now_low.d.next = self.now_ns_low.val();
+        self.s2_now_high.d.next = self.now_ns_high.val();
+        // cycle 2: now - last, the low half with a borrow into the high half
+        self.low_difference.next = (bit_cast::<32, TIME_HALF_BITS>(self.s2_now_low.q.val()) | (bit_cast::<32, 1>(1.into()) << 25))
+            - bit_cast::<32, TIME_HALF_BITS>(self.time_ram.read_data.val());
+        self.high_minuend.next = (bit_cast::<32, TIME_HALF_BITS>(self.s2_now_high.q.val()) | (bit_cast::<32, 1>(1.into()) << 25))
+            - bit_cast::<32, TIME_HALF_BITS>(self.meta_ram.read_data.val().get_bits::<TIME_HALF_BITS>(0));
+        if self.low_difference.val().get_bit(25) {
+            self.high_difference.next = self.high_minuend.val();
+        } else {
+            self.high_difference.next = self.high_minuend.val() - 1;
+        }
+        self.s3_valid.d.next = self.meta_ram.read_data.val().get_bit(31);
+        self.s3_member.d.next = self.meta_ram.read_data.val().get_bits::<6>(25);
+        self.s3_not_before.d.next = self.high_difference.val().get_bit(25);
+        self.s3_diff_low.d.next = self.low_difference.val().get_bits::<TIME_HALF_BITS>(0);
+        self.s3_diff_high.d.next = self.high_difference.val().get_bits::<TIME_HALF_BITS>(0);
+        // cycle 3: against the gap
+        self.gap_low.next = self.gap_ns.val().get_bits::<TIME_HALF_BITS>(0);
+        self.gap_high.next = bit_cast::<TIME_HALF_BITS, 7>(self.gap_ns.val().get_bits::<7>(25));
+        self.at_least_gap.next = (self.s3_diff_high.q.val() > self.gap_high.val())
+            | ((self.s3_diff_high.q.val() == self.gap_high.val()) & (self.s3_diff_low.q.val() >= self.gap_low.val()));
+        self.s4_valid.d.next = self.s3_valid.q.val();
+        self.s4_member.d.next = self.s3_member.q.val();
+        self.s4_expired.d.next = !self.s3_valid.q.val() | (self.gap_ns.val() == 0) | (self.s3_not_before.q.val() & self.at_least_gap.val());
+        self.slot_valid.next = self.s4_valid.q.val();
+        self.slot_member.next = self.s4_member.q.val();
+        self.expired.next = self.s4_expired.q.val();
+    }
+}

@@ -1,0 +1,152 @@
+//! Which set has which flow table: tables go to sets in the order the
+//! switch first selects on them, while tables are left and the method is
+//! flowlet; a set first used after that never gets one.
+//!
+//! Parameters: `S`, set id bits. The table count comes from the top block
+//! (`table_count`, 1 to 128).
+//!
+//! Ports (all on `clock`):
+//! * control: `reset` (forget every assignment: `tables_used` back to 0;
+//!   the entries are cleared by the sweep)
+//! * sweep: `sweeping` with `sweep_set` (clear that set's entry)
+//! * configuration: `flowlet_method`, `table_count` (8 bits)
+//! * lookup: `lookup_valid`, `lookup_set` in cycle 0 -> `has_table`,
+//!   `table` (7 bits) in cycle 1, combinational (the first use is decided
+//!   and written in cycle 1)
+//!
+//! Hazard: the entry written in cycle 1 is missed by the read of the next
+//! event (read-first RAM, same cycle), so the last write is kept in
+//! `last_write_*` and used when its set matches. Writes two or more cycles
+//! back are in the RAM.
+//!
+//! ```text
+//!  lookup_set ─► map_ram ─► (last write if same set) ─► first use? ─► has_table, table
+//!                   ▲                                       │
+//!                   └──────────── write (formed) ◄──────────┘
+//! ```
+
+use crate::build_checks::zero_ram;
+use rust_hdl::prelude::*;
+use rust_hdl::widgets::prelude::RAM;
+
+/// Entry layout: the set was selected on.
+pub const ENTRY_FORMED: usize = 8;
+/// Entry layout: the set has a table (its index in bits 6..0).
+pub const ENTRY_HAS_TABLE: usize = 7;
+
+// rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
+// so the kernel spells these positions as literals; the asserts keep them
+// equal to the named constants.
+const _: () = assert!(ENTRY_FORMED == 8 && ENTRY_HAS_TABLE == 7);
+
+#[derive(LogicBlock)]
+pub struct TableMap<const S: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // sweep
+    pub sweeping: Signal<In, Bit>,
+    pub sweep_set: Signal<In, Bits<S>>,
+    // configuration
+    pub flowlet_method: Signal<In, Bit>,
+    pub table_count: Signal<In, Bits<8>>,
+    // lookup
+    pub lookup_valid: Signal<In, Bit>,
+    pub lookup_set: Signal<In, Bits<S>>,
+    pub has_table: Signal<Out, Bit>,
+    pub table_index: Signal<Out, Bits<7>>,
+    map_ram: RAM<Bits<9>, S>,
+    s1_valid: DFF<Bit>,
+    s1_set: DFF<Bits<S>>,
+    tables_used: DFF<Bits<8>>,
+    last_write_valid: DFF<Bit>,
+    last_write_set: DFF<Bits<S>>,
+    last_write_entry: DFF<Bits<9>>,
+    entry: Signal<Local, Bits<9>>,
+    first_use: Signal<Local, Bit>,
+    gets_table: Signal<Local, Bit>,
+    new_entry: Signal<Local, Bits<9>>,
+    /// Clear in the fault build without forwarding.
+    forwarding: Constant<Bit>,
+}
+
+impl<const S: usize> TableMap<S> {
+    /// The map; `forwarding` false builds the fault variant that misses
+    /// the last write.
+    pub fn new(forwarding: bool) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            sweeping: Default::default(),
+            sweep_set: Default::default(),
+            flowlet_method: Default::default(),
+            table_count: Default::default(),
+            lookup_valid: Default::default(),
+            lookup_set: Default::default(),
+            has_table: Default::default(),
+            table_index: Default::default(),
+            map_ram: zero_ram(),
+            s1_valid: Default::default(),
+            s1_set: Default::default(),
+            tables_used: Default::default(),
+            last_write_valid: Default::default(),
+            last_write_set: Default::default(),
+            last_write_entry: Default::default(),
+            entry: Default::default(),
+            first_use: Default::default(),
+            gets_table: Default::default(),
+            new_entry: Default::default(),
+            forwarding: Constant::new(forwarding),
+        }
+    }
+}
+
+impl<const S: usize> Logic for TableMap<S> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, s1_valid, s1_set, tables_used, last_write_valid, last_write_set, last_write_entry);
+        self.map_ram.read_clock.next = self.clock.val();
+        self.map_ram.write_clock.next = self.clock.val();
+        self.map_ram.read_address.next = self.lookup_set.val();
+        self.s1_valid.d.next = self.lookup_valid.val() & !self.reset.val();
+        self.s1_set.d.next = self.lookup_set.val();
+        // cycle 1: the entry as of every earlier write
+        if self.forwarding.val() & self.last_write_valid.q.val() & (self.last_write_set.q.val() == self.s1_set.q.val()) {
+            self.entry.next = self.last_write_entry.q.val();
+        } else {
+            self.entry.next = self.map_ram.read_data.val();
+        }
+        self.first_use.next = self.s1_valid.q.val() & !self.entry.val().get_bit(8) & !self.reset.val();
+        self.gets_table.next = self.flowlet_method.val() & (self.tables_used.q.val() < self.table_count.val());
+        self.new_entry.next = bit_cast::<9, 1>(1.into()) << 8;
+        if self.gets_table.val() {
+            self.new_entry.next = (bit_cast::<9, 1>(1.into()) << 8) | (bit_cast::<9, 1>(1.into()) << 7)
+                | bit_cast::<9, 7>(self.tables_used.q.val().get_bits::<7>(0));
+        }
+        if self.first_use.val() {
+            self.has_table.next = self.gets_table.val();
+            self.table_index.next = self.tables_used.q.val().get_bits::<7>(0);
+        } else {
+            self.has_table.next = self.entry.val().get_bit(7);
+            self.table_index.next = self.entry.val().get_bits::<7>(0);
+        }
+        if self.first_use.val() & self.gets_table.val() {
+            self.tables_used.d.next = self.tables_used.q.val() + 1;
+        }
+        if self.reset.val() {
+            self.tables_used.d.next = 0.into();
+        }
+        // the write: a first use, or the sweep clearing an entry
+        if self.sweeping.val() {
+            self.map_ram.write_address.next = self.sweep_set.val();
+            self.map_ram.write_data.next = 0.into();
+            self.map_ram.write_enable.next = true;
+        } else {
+            self.map_ram.write_address.next = self.s1_set.q.val();
+            self.map_ram.write_data.next = self.new_entry.val();
+            self.map_ram.write_enable.next = self.first_use.val();
+        }
+        self.last_write_valid.d.next = self.first_use.val() & !self.sweeping.val();
+        self.last_write_set.d.next = self.s1_set.q.val();
+        self.last_write_entry.d.next = self.new_entry.val();
+    }
+}

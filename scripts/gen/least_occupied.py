@@ -1,0 +1,151 @@
+import re
+# Writes hdl/src/flowlet_table/least_occupied.rs: the least-occupancy
+# reduction over 64 members, one tree level per stage.
+LEAVES = 64
+LEVELS = 6
+out = []
+w = out.append
+w('''//! Least occupied: which candidate members of a set hold the fewest
+//! bytes at their egress port. A member is a candidate when it is in the
+//! set (index below `set_size`) and, with PFC awareness, its port is not
+//! paused for the packet's class, unless every member is paused.
+//!
+//! The minimum is found by a tree of pairwise comparisons, one level per
+//! stage; each leaf keeps a tie bit that a level clears when its subtree
+//! loses. After the last level the tie bits mark exactly the candidates
+//! at the minimum.
+//!
+//! Ports (all on `clock`):
+//! * members, cycle 0: `occupancy_bytes_of[64]` (bytes), `paused_of[64]`,
+//!   `set_size` (7 bits, members)
+//! * configuration: `pfc_aware`
+//! * answer, cycle 8 (LATENCY): `tie_mask[64]`, `all_paused` (PFC aware
+//!   and every member paused, so all were candidates)
+//!
+//! Latency 8 cycles, one set per cycle.
+//!
+//! ```text
+//!  occupancy, paused ─►[in set, paused]─►[candidates]─►[64→32]─►[32→16]─► ... ─►[2→1]─► tie_mask
+//! ```
+//!
+//! This file is written by `scripts/gen/least_occupied.py` (each level is
+//! its own set of registers).
+
+use super::set_table::MEMBERS;
+use crate::build_checks::many;
+use rust_hdl::prelude::*;
+
+/// Cycles from the members to the tie mask.
+pub const LATENCY: usize = 8;
+
+#[derive(LogicBlock)]
+pub struct LeastOccupied {
+    pub clock: Signal<In, Clock>,
+    // members
+    pub occupancy_bytes_of: [Signal<In, Bits<32>>; MEMBERS],
+    pub paused_of: [Signal<In, Bit>; MEMBERS],
+    pub set_size: Signal<In, Bits<7>>,
+    // configuration
+    pub pfc_aware: Signal<In, Bit>,
+    // answer
+    pub tie_mask: [Signal<Out, Bit>; MEMBERS],
+    pub all_paused: Signal<Out, Bit>,
+    // stage 1: membership
+    s1_occupancy: [DFF<Bits<32>>; MEMBERS],
+    s1_in_set: [DFF<Bit>; MEMBERS],
+    s1_paused: [DFF<Bit>; MEMBERS],
+    every_member_paused: Signal<Local, Bit>,
+    // stage 2: candidates, the leaves of the tree
+    s2_occupancy: [DFF<Bits<32>>; MEMBERS],
+    s2_candidate: [DFF<Bit>; MEMBERS],
+    s2_all_paused: DFF<Bit>,
+''')
+n = LEAVES
+for level in range(1, LEVELS + 1):
+    n //= 2
+    w(f'''    // level {level}: {n} subtrees of {LEAVES // n}
+    keep_left{level}: [Signal<Local, Bit>; {n}],
+    keep_right{level}: [Signal<Local, Bit>; {n}],
+    l{level}_least: [DFF<Bits<32>>; {n}],
+    l{level}_any: [DFF<Bit>; {n}],
+    l{level}_tie: [DFF<Bit>; MEMBERS],
+    l{level}_all_paused: DFF<Bit>,
+''')
+w('''}
+''')
+src=''.join(out)
+struct=src[src.index('pub struct LeastOccupied {'):]
+fields=re.findall(r'^    (?:pub )?(\w+): (.+),$', struct, re.M)
+w('\nimpl Default for LeastOccupied {\n    fn default() -> Self {\n        Self {\n')
+for name, ty in fields:
+    w(f'            {name}: {"many()" if ty.startswith("[") else "Default::default()"},\n')
+w('        }\n    }\n}\n')
+w('''
+impl Logic for LeastOccupied {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for k in 0..MEMBERS {
+            self.s1_occupancy[k].clock.next = self.clock.val();
+            self.s1_in_set[k].clock.next = self.clock.val();
+            self.s1_paused[k].clock.next = self.clock.val();
+            self.s2_occupancy[k].clock.next = self.clock.val();
+            self.s2_candidate[k].clock.next = self.clock.val();
+            self.s1_occupancy[k].d.next = self.occupancy_bytes_of[k].val();
+            self.s1_in_set[k].d.next = self.set_size.val() > k.to_bits::<7>();
+            self.s1_paused[k].d.next = self.paused_of[k].val();
+        }
+        self.s2_all_paused.clock.next = self.clock.val();
+        // stage 1 -> 2: every member of the set paused?
+        self.every_member_paused.next = true;
+        for k in 0..MEMBERS {
+            if self.s1_in_set[k].q.val() & !self.s1_paused[k].q.val() {
+                self.every_member_paused.next = false;
+            }
+        }
+        self.s2_all_paused.d.next = self.pfc_aware.val() & self.every_member_paused.val();
+        for k in 0..MEMBERS {
+            self.s2_occupancy[k].d.next = self.s1_occupancy[k].q.val();
+            self.s2_candidate[k].d.next = self.s1_in_set[k].q.val()
+                & (!self.pfc_aware.val() | self.every_member_paused.val() | !self.s1_paused[k].q.val());
+        }
+''')
+n = LEAVES
+prev_least, prev_any, prev_tie, prev_all = 's2_occupancy', 's2_candidate', 's2_candidate', 's2_all_paused'
+for level in range(1, LEVELS + 1):
+    n //= 2
+    span = LEAVES // n
+    half = span // 2
+    w(f'''        // level {level}
+        self.l{level}_all_paused.clock.next = self.clock.val();
+        self.l{level}_all_paused.d.next = self.{prev_all}.q.val();
+        for i in 0..{n} {{
+            self.l{level}_least[i].clock.next = self.clock.val();
+            self.l{level}_any[i].clock.next = self.clock.val();
+            self.keep_left{level}[i].next = self.{prev_any}[2 * i].q.val()
+                & (!self.{prev_any}[2 * i + 1].q.val() | (self.{prev_least}[2 * i].q.val() <= self.{prev_least}[2 * i + 1].q.val()));
+            self.keep_right{level}[i].next = self.{prev_any}[2 * i + 1].q.val()
+                & (!self.{prev_any}[2 * i].q.val() | (self.{prev_least}[2 * i + 1].q.val() <= self.{prev_least}[2 * i].q.val()));
+            if self.keep_left{level}[i].val() {{
+                self.l{level}_least[i].d.next = self.{prev_least}[2 * i].q.val();
+            }} else {{
+                self.l{level}_least[i].d.next = self.{prev_least}[2 * i + 1].q.val();
+            }}
+            self.l{level}_any[i].d.next = self.{prev_any}[2 * i].q.val() | self.{prev_any}[2 * i + 1].q.val();
+            for b in 0..{half} {{
+                self.l{level}_tie[{span} * i + b].d.next = self.{prev_tie}[{span} * i + b].q.val() & self.keep_left{level}[i].val();
+                self.l{level}_tie[{span} * i + {half} + b].d.next = self.{prev_tie}[{span} * i + {half} + b].q.val() & self.keep_right{level}[i].val();
+            }}
+        }}
+        for k in 0..MEMBERS {{
+            self.l{level}_tie[k].clock.next = self.clock.val();
+        }}
+''')
+    prev_least, prev_any, prev_tie, prev_all = f'l{level}_least', f'l{level}_any', f'l{level}_tie', f'l{level}_all_paused'
+w(f'''        for k in 0..MEMBERS {{
+            self.tie_mask[k].next = self.{prev_tie}[k].q.val();
+        }}
+        self.all_paused.next = self.{prev_all}.q.val();
+    }}
+}}
+''')
+open('hdl/src/flowlet_table/least_occupied.rs', 'w').write(''.join(out))

@@ -74,9 +74,9 @@ pub struct FlowletTableBench<const P: usize, const S: usize, const T: usize, con
 }
 
 /// The build the property tests use: 64 ports (sets of up to 64
-/// members), 16 sets, 2 tables (so sets past the last table are reached
+/// members), 256 set ids (16 used), 2 tables (so sets past the last table are reached
 /// quickly; the sweep takes 1,024 cycles).
-pub type SmallBench = FlowletTableBench<6, 4, 10, 10>;
+pub type SmallBench = FlowletTableBench<6, 8, 10, 14>;
 /// The full build: 256 ports, 256 sets, 128 tables.
 pub type FullBench = FlowletTableBench<8, 8, 16, 14>;
 

@@ -2,9 +2,13 @@
 //! in Verilog.
 
 use proptest::prelude::*;
-use testbench::cosim::check;
-use testbench::flowlet_table_bench::{strategies, Fault, Op, SmallBench};
+use synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
+use synth::HardwareBlock;
+use testbench::cosim::{check, Trace};
+use testbench::flowlet_table_bench::{outputs, strategies, Fault, Op, SmallBench};
 use testbench::proptest_cases;
+use testbench::verilator::{assert_corruption_caught, random_cosim, verilator_cycles, VerilatedModel};
+use testbench::verilog_replay::{replay, replay_dir, ReplayError};
 
 const PORTS: usize = 64;
 const SETS: usize = 16;
@@ -70,3 +74,64 @@ fn a_wrong_reference_or_hardware_makes_the_cosimulation_fail() {
     );
 }
 
+
+fn verilog() -> String {
+    HardwareBlock::FlowletTable { ports: PORTS, tables: SmallBench::tables() }.verilog().expect("Verilog")
+}
+
+#[test]
+fn generated_verilog_replays_the_reference_in_icarus() {
+    let bench = SmallBench::default();
+    let trace = bench.trace(&recorded_ops(3, 400));
+    check(&bench, &trace, "flowlet_table_replay_source").expect("rust_hdl agrees first");
+    let cycles = replay::<SmallBench>(&verilog(), &trace, &replay_dir("flowlet_table")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(cycles, trace.cycles());
+}
+
+#[test]
+fn the_verilog_replay_can_fail() {
+    let bench = SmallBench::default();
+    let mut trace: Trace = bench.trace(&recorded_ops(4, 60));
+    let cycle = trace.expected.iter().position(|e| e[outputs::result_valid] == Some(1)).expect("a result");
+    trace.expected[cycle][outputs::egress_port] = Some(trace.expected[cycle][outputs::egress_port].unwrap() ^ 1);
+    match replay::<SmallBench>(&verilog(), &trace, &replay_dir("flowlet_table_negative")) {
+        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "egress_port")),
+        other => panic!("expected a mismatch, got {other:?}"),
+    }
+}
+
+#[test]
+fn verilog_passes_verilator_lint() {
+    let path = write_verilog(&replay_dir("flowlet_table_lint"), "flowlet_table.v", &verilog()).unwrap();
+    let classes = verilator_lint(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!classes.contains_key("UNOPTFLAT"), "combinational loop: {classes:?}");
+}
+
+#[test]
+fn verilog_synthesizes_for_ecp5_with_block_ram() {
+    let path = write_verilog(&replay_dir("flowlet_table_synth"), "flowlet_table.v", &verilog()).unwrap();
+    let report = yosys_synth(&path, Family::Ecp5).unwrap_or_else(|e| panic!("{e}"));
+    println!("{report:?}");
+    assert!(report.cells.get("DP16KD").copied().unwrap_or(0) >= 4, "the slot table in block RAM: {report:?}");
+}
+
+fn verilated() -> VerilatedModel {
+    VerilatedModel::build::<SmallBench>(&verilog()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Proptest-random stimulus through the Verilator-compiled Verilog against
+/// the reference, every cycle, until `SSWITCH_VERILATOR_CYCLES` (a million
+/// by default) have been compared.
+#[test]
+fn verilated_verilog_matches_reference_over_a_million_random_cycles() {
+    let bench = SmallBench::default();
+    let model = verilated();
+    let cycles = random_cosim::<SmallBench, _>(&model, strategies::ops(PORTS, SETS, 60), |ops| bench.trace(ops), "flowlet_table_verilated");
+    assert!(cycles >= verilator_cycles(), "{cycles} cycles");
+}
+
+#[test]
+fn the_verilated_run_can_fail() {
+    let trace = SmallBench::default().trace(&recorded_ops(4, 60));
+    assert_corruption_caught::<SmallBench>(&verilated(), trace, outputs::result_valid, outputs::member, 1, "flowlet_table_verilated_negative");
+}

@@ -135,3 +135,34 @@ fn the_verilated_run_can_fail() {
     let trace = SmallBench::default().trace(&recorded_ops(4, 60));
     assert_corruption_caught::<SmallBench>(&verilated(), trace, outputs::result_valid, outputs::member, 1, "flowlet_table_verilated_negative");
 }
+
+/// The full build (256 ports, 256 sets, 128 tables of 512 slots): 140 sets
+/// selected on in turn, so the first 128 get tables and the rest fall
+/// back to hash mod size, then traffic on sets on both sides of the line.
+#[test]
+fn the_full_block_gives_tables_to_the_first_128_sets_only() {
+    use testbench::flowlet_table_bench::{Cycle, Decision, FullBench, Select};
+    use reference::register_map::{RegisterWrite, FLOWLET_GAP, FLOWLET_METHOD, FLOWLET_METHOD_FLOWLET};
+    let sets: Vec<Vec<u16>> = (0..140u16).map(|i| vec![i, (i + 1) % 256, (i + 7) % 256]).collect();
+    let mut ops = vec![
+        Op::Sets(sets),
+        Op::Write(RegisterWrite { address: FLOWLET_METHOD, data: FLOWLET_METHOD_FLOWLET }),
+        Op::Write(RegisterWrite { address: FLOWLET_GAP, data: 1_000 }),
+    ];
+    let select = |set: u16, flow_hash: u16, now_ns: u64| Cycle { select: Some(Select { set, flow_hash, tc: 0, now_ns }), decide: Some(Decision::Admit), ..Default::default() };
+    for set in 0..140u16 {
+        ops.push(Op::Traffic(select(set, set * 977, 10)));
+    }
+    for i in 0..2_000u64 {
+        let set = [0u16, 127, 128, 139][(i % 4) as usize];
+        let mut cycle = select(set, (i * 40_503 % 65_536) as u16, 10 + i * 300);
+        cycle.occupancy = Some((((i * 7) % 256) as u8, (i * 1_500 % 9_000) as u32));
+        ops.push(Op::Traffic(cycle));
+    }
+    let bench = FullBench::default();
+    let (trace, coverage) = bench.trace_with_coverage(&ops);
+    assert_eq!(FullBench::tables(), 128);
+    assert!(coverage.past_last_table >= 12 + 1_000, "{coverage:?}");
+    assert!(coverage.reselected_at_gap > 0 && coverage.kept_within_gap > 0, "{coverage:?}");
+    check(&bench, &trace, "flowlet_table_full").unwrap_or_else(|m| panic!("{m}"));
+}

@@ -41,7 +41,7 @@
 //! one slot, one set and one port included.
 //!
 //! ```text
-//!  cycle  0        1              2        4          10           16          17
+//!  cycle  0        1              2        5          10           16          17
 //!  set ─► set_table ─► member ports ─► port_state ─► least_occupied ─► tie_break ─► set_table
 //!      └► table_map ─► table ─► slot_table ─► expired ───────────────┘   member ─► egress_port
 //!                   hash ─► set_member (hash mod size) ──────────────────┘
@@ -55,8 +55,9 @@
 //! copies) so that all 64 members are read in one cycle.
 //!
 //! Hazards: reads and writes of the slots and the port state are aligned
-//! (writes land a cycle after they are given, which is when a select of
-//! that cycle reads), so no forwarding is needed there; the set-to-table
+//! (writes land as many cycles after they are given as a select of that
+//! cycle takes to read: one for port state, two for slots), so no
+//! forwarding is needed there; the set-to-table
 //! map is written by the select itself in cycle 1 and forwards that write
 //! to the next select ([`FlowletTable::without_map_forwarding`] leaves it
 //! out, and the co-simulation must catch it).
@@ -88,7 +89,7 @@ pub const LATENCY: usize = 17;
 /// Bits of a time in ns (10^15 ns, the longest replay, fits).
 pub const TIME_BITS: usize = 2 * TIME_HALF_BITS;
 /// Cycle at which the slot table answers.
-const SLOT_ANSWER: usize = 4;
+const SLOT_ANSWER: usize = 5;
 /// Cycle at which the tie mask is ready.
 const TIES_READY: usize = 2 + least_occupied::LATENCY;
 /// Cycle at which the member is known.
@@ -97,7 +98,7 @@ const MEMBER_READY: usize = TIES_READY + tie_break::LATENCY;
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
 // so the kernel spells these positions as literals; the asserts keep them
 // equal to the named constants.
-const _: () = assert!(LATENCY == 17 && SLOT_ANSWER == 4 && TIES_READY == 10 && MEMBER_READY == 16 && TIME_HALF_BITS == 25);
+const _: () = assert!(LATENCY == 17 && SLOT_ANSWER == 5 && TIES_READY == 10 && MEMBER_READY == 16 && TIME_HALF_BITS == 25);
 
 #[derive(LogicBlock)]
 pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E: usize> {
@@ -151,6 +152,9 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     tc_at1: DFF<Bits<3>>,
     now_low_at1: DFF<Bits<TIME_HALF_BITS>>,
     now_high_at1: DFF<Bits<TIME_HALF_BITS>>,
+    hash_at2: DFF<Bits<16>>,
+    now_low_at2: DFF<Bits<TIME_HALF_BITS>>,
+    now_high_at2: DFF<Bits<TIME_HALF_BITS>>,
     size_at2: DFF<Bits<7>>,
     has_table_at: [DFF<Bit>; LATENCY],
     slot_at: [DFF<Bits<16>>; LATENCY],
@@ -238,6 +242,9 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             tc_at1: Default::default(),
             now_low_at1: Default::default(),
             now_high_at1: Default::default(),
+            hash_at2: Default::default(),
+            now_low_at2: Default::default(),
+            now_high_at2: Default::default(),
             size_at2: Default::default(),
             has_table_at: many(),
             slot_at: many(),
@@ -256,7 +263,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
 impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for FlowletTable<P, S, T, E> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, set_at1, hash_at1, tc_at1, now_low_at1, now_high_at1, size_at2, result_member, result_moved);
+        dff_setup!(self, clock, set_at1, hash_at1, tc_at1, now_low_at1, now_high_at1, hash_at2, now_low_at2, now_high_at2, size_at2, result_member, result_moved);
         for c in 0..LATENCY {
             self.valid_at[c].clock.next = self.clock.val();
             self.has_table_at[c].clock.next = self.clock.val();
@@ -302,12 +309,15 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.table_map.table_count.next = self.table_count.val();
         self.table_map.lookup_valid.next = self.select_valid.val() & self.slot_table.ready.val() & !self.reset.val();
         self.table_map.lookup_set.next = self.select_set.val();
-        // cycle 1: the slot, the members' port state, hash mod size
-        self.slot_address.next = (bit_cast::<T, 7>(self.table_map.table_index.val()) << 9) | bit_cast::<T, 9>(self.hash_at1.q.val().get_bits::<9>(0));
+        // cycle 1: the members' port state, hash mod size; cycle 2: the slot
+        self.hash_at2.d.next = self.hash_at1.q.val();
+        self.now_low_at2.d.next = self.now_low_at1.q.val();
+        self.now_high_at2.d.next = self.now_high_at1.q.val();
+        self.slot_address.next = (bit_cast::<T, 7>(self.table_map.table_index.val()) << 9) | bit_cast::<T, 9>(self.hash_at2.q.val().get_bits::<9>(0));
         self.slot_table.reset.next = self.reset.val();
         self.slot_table.read_address.next = self.slot_address.val();
-        self.slot_table.now_ns_low.next = self.now_low_at1.q.val();
-        self.slot_table.now_ns_high.next = self.now_high_at1.q.val();
+        self.slot_table.now_ns_low.next = self.now_low_at2.q.val();
+        self.slot_table.now_ns_high.next = self.now_high_at2.q.val();
         self.slot_table.gap_ns.next = self.registers.gap_ns.val();
         self.slot_table.commit_valid.next = self.commit_valid.val();
         self.slot_table.commit_address.next = self.commit_slot.val().get_bits::<T>(0);
@@ -328,10 +338,12 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.hash_member.set_size.next = self.set_table.set_size.val();
         self.hash_member.tag_in.next = self.set_at1.q.val();
         self.size_at2.d.next = self.set_table.set_size.val();
-        self.has_table_at[0].d.next = false;
-        self.slot_at[0].d.next = 0.into();
-        self.has_table_at[1].d.next = self.table_map.has_table.val();
-        self.slot_at[1].d.next = bit_cast::<16, T>(self.slot_address.val());
+        for c in 0..2 {
+            self.has_table_at[c].d.next = false;
+            self.slot_at[c].d.next = 0.into();
+        }
+        self.has_table_at[2].d.next = self.table_map.has_table.val();
+        self.slot_at[2].d.next = bit_cast::<16, T>(self.slot_address.val());
         // cycle 2 on: the least-occupied candidates
         for k in 0..MEMBERS {
             self.least_occupied.occupancy_bytes_of[k].next = self.port_state.occupancy_bytes_of[k].val();
@@ -343,24 +355,24 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         for c in 1..LATENCY {
             self.valid_at[c].d.next = self.valid_at[c - 1].q.val() & !self.reset.val();
         }
-        for c in 2..LATENCY {
+        for c in 3..LATENCY {
             self.has_table_at[c].d.next = self.has_table_at[c - 1].q.val();
             self.slot_at[c].d.next = self.slot_at[c - 1].q.val();
         }
         for c in 0..SLOT_ANSWER {
             self.expired_at[c].d.next = false;
         }
-        self.expired_at[4].d.next = self.slot_table.expired.val();
-        for c in 5..LATENCY {
+        self.expired_at[5].d.next = self.slot_table.expired.val();
+        for c in 6..LATENCY {
             self.expired_at[c].d.next = self.expired_at[c - 1].q.val();
         }
         for c in 0..SLOT_ANSWER {
             self.slot_valid_at[c].d.next = false;
             self.slot_member_at[c].d.next = 0.into();
         }
-        self.slot_valid_at[4].d.next = self.slot_table.slot_valid.val();
-        self.slot_member_at[4].d.next = self.slot_table.slot_member.val();
-        for c in 5..TIES_READY {
+        self.slot_valid_at[5].d.next = self.slot_table.slot_valid.val();
+        self.slot_member_at[5].d.next = self.slot_table.slot_member.val();
+        for c in 6..TIES_READY {
             self.slot_valid_at[c].d.next = self.slot_valid_at[c - 1].q.val();
             self.slot_member_at[c].d.next = self.slot_member_at[c - 1].q.val();
         }

@@ -13,8 +13,9 @@
 //! * gap: `gap_ns` (32 bits, ns), a register
 //! * commit: `commit_valid`, `commit_address`, `commit_member`,
 //!   `commit_ns_low`/`commit_ns_high` in cycle c; written at the end of
-//!   c + 1, so a read given in cycle c (which reads in c + 1) misses it and
-//!   every later read sees it. Commits while the sweep runs are dropped.
+//!   c + 2, so the read of a select given in cycle c (which the top block
+//!   gives in c + 2) misses it and every later read sees it. Commits while
+//!   the sweep runs are dropped.
 //!
 //! Expired: the slot is empty, the gap is 0, or `now - last >= gap` with
 //! `now >= last` (time is 50 bits of ns, kept as two 25-bit halves).
@@ -24,7 +25,7 @@
 //!
 //! ```text
 //!  read_address ─► meta_ram, time_ram ─► now - last (halves) ─► >= gap? ─► expired
-//!  commit ─► [1 cycle] ─► write ◄── sweep (zeros) while !ready
+//!  commit ─► [2 cycles] ─► write ◄── sweep (zeros) while !ready
 //! ```
 
 use rust_hdl::prelude::*;
@@ -69,7 +70,12 @@ pub struct SlotTable<const T: usize> {
     // the sweep
     swept: DFF<Bit>,
     sweep_next: DFF<Bits<T>>,
-    // the commit, a cycle later
+    // the commit, one and two cycles later
+    c_valid: DFF<Bit>,
+    c_address: DFF<Bits<T>>,
+    c_member: DFF<Bits<6>>,
+    c_ns_low: DFF<Bits<TIME_HALF_BITS>>,
+    c_ns_high: DFF<Bits<TIME_HALF_BITS>>,
     w_valid: DFF<Bit>,
     w_address: DFF<Bits<T>>,
     w_member: DFF<Bits<6>>,
@@ -99,7 +105,7 @@ pub struct SlotTable<const T: usize> {
 impl<const T: usize> Logic for SlotTable<T> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, swept, sweep_next, w_valid, w_address, w_member, w_ns_low, w_ns_high,
+        dff_setup!(self, clock, swept, sweep_next, c_valid, c_address, c_member, c_ns_low, c_ns_high, w_valid, w_address, w_member, w_ns_low, w_ns_high,
             s2_now_low, s2_now_high, s3_valid, s3_member, s3_not_before, s3_diff_low, s3_diff_high,
             s4_valid, s4_member, s4_expired);
         self.meta_ram.read_clock.next = self.clock.val();
@@ -120,11 +126,16 @@ impl<const T: usize> Logic for SlotTable<T> {
             self.sweep_next.d.next = 0.into();
         }
         // the write: the commit of last cycle, or the sweep
-        self.w_valid.d.next = self.commit_valid.val() & self.swept.q.val() & !self.reset.val();
-        self.w_address.d.next = self.commit_address.val();
-        self.w_member.d.next = self.commit_member.val();
-        self.w_ns_low.d.next = self.commit_ns_low.val();
-        self.w_ns_high.d.next = self.commit_ns_high.val();
+        self.c_valid.d.next = self.commit_valid.val() & self.swept.q.val() & !self.reset.val();
+        self.c_address.d.next = self.commit_address.val();
+        self.c_member.d.next = self.commit_member.val();
+        self.c_ns_low.d.next = self.commit_ns_low.val();
+        self.c_ns_high.d.next = self.commit_ns_high.val();
+        self.w_valid.d.next = self.c_valid.q.val() & self.swept.q.val() & !self.reset.val();
+        self.w_address.d.next = self.c_address.q.val();
+        self.w_member.d.next = self.c_member.q.val();
+        self.w_ns_low.d.next = self.c_ns_low.q.val();
+        self.w_ns_high.d.next = self.c_ns_high.q.val();
         if self.swept.q.val() {
             self.meta_ram.write_address.next = self.w_address.q.val();
             self.meta_ram.write_data.next = (bit_cast::<32, 1>(1.into()) << 31)

@@ -11,8 +11,8 @@
 //! * sweep: `sweeping` with `sweep_set` (clear that set's entry)
 //! * configuration: `flowlet_method`, `table_count` (8 bits)
 //! * lookup: `lookup_valid`, `lookup_set` in cycle 0 -> `has_table`,
-//!   `table` (7 bits) in cycle 1, combinational (the first use is decided
-//!   and written in cycle 1)
+//!   `table_index` (7 bits) in cycle 2, registered (the first use is
+//!   decided and written in cycle 1)
 //!
 //! Hazard: the entry written in cycle 1 is missed by the read of the next
 //! event (read-first RAM, same cycle), so the last write is kept in
@@ -20,7 +20,7 @@
 //! back are in the RAM.
 //!
 //! ```text
-//!  lookup_set ─► map_ram ─► (last write if same set) ─► first use? ─► has_table, table
+//!  lookup_set ─► map_ram ─► (last write if same set) ─► first use? ─► [reg] has_table, table_index
 //!                   ▲                                       │
 //!                   └──────────── write (formed) ◄──────────┘
 //! ```
@@ -61,6 +61,8 @@ pub struct TableMap<const S: usize> {
     last_write_valid: DFF<Bit>,
     last_write_set: DFF<Bits<S>>,
     last_write_entry: DFF<Bits<9>>,
+    out_has_table: DFF<Bit>,
+    out_table_index: DFF<Bits<7>>,
     entry: Signal<Local, Bits<9>>,
     first_use: Signal<Local, Bit>,
     gets_table: Signal<Local, Bit>,
@@ -91,6 +93,8 @@ impl<const S: usize> TableMap<S> {
             last_write_valid: Default::default(),
             last_write_set: Default::default(),
             last_write_entry: Default::default(),
+            out_has_table: Default::default(),
+            out_table_index: Default::default(),
             entry: Default::default(),
             first_use: Default::default(),
             gets_table: Default::default(),
@@ -103,7 +107,8 @@ impl<const S: usize> TableMap<S> {
 impl<const S: usize> Logic for TableMap<S> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s1_valid, s1_set, tables_used, last_write_valid, last_write_set, last_write_entry);
+        dff_setup!(self, clock, s1_valid, s1_set, tables_used, last_write_valid, last_write_set, last_write_entry,
+            out_has_table, out_table_index);
         self.map_ram.read_clock.next = self.clock.val();
         self.map_ram.write_clock.next = self.clock.val();
         self.map_ram.read_address.next = self.lookup_set.val();
@@ -123,12 +128,14 @@ impl<const S: usize> Logic for TableMap<S> {
                 | bit_cast::<9, 7>(self.tables_used.q.val().get_bits::<7>(0));
         }
         if self.first_use.val() {
-            self.has_table.next = self.gets_table.val();
-            self.table_index.next = self.tables_used.q.val().get_bits::<7>(0);
+            self.out_has_table.d.next = self.gets_table.val();
+            self.out_table_index.d.next = self.tables_used.q.val().get_bits::<7>(0);
         } else {
-            self.has_table.next = self.entry.val().get_bit(7);
-            self.table_index.next = self.entry.val().get_bits::<7>(0);
+            self.out_has_table.d.next = self.entry.val().get_bit(7);
+            self.out_table_index.d.next = self.entry.val().get_bits::<7>(0);
         }
+        self.has_table.next = self.out_has_table.q.val();
+        self.table_index.next = self.out_table_index.q.val();
         if self.first_use.val() & self.gets_table.val() {
             self.tables_used.d.next = self.tables_used.q.val() + 1;
         }

@@ -6,7 +6,7 @@
 //!
 //! Ports (all on `clock`):
 //! * configuration: `seed_write`, `seed` (restart the draw; 0 becomes
-//!   0x2545F491), in the write's cycle
+//!   0x2545F491, as at power-up), in the write's cycle
 //! * choice, cycle 0: `reselect` (a slot to select again), `keep_slot` (a
 //!   slot still within its gap), `slot_valid`, `slot_member` (6 bits),
 //!   `tie_mask[64]`
@@ -80,6 +80,7 @@ pub struct TieBreak {
     s3_group_start: [DFF<Bits<7>>; GROUPS],
     s3_count: DFF<Bits<7>>,
     s3_draw: DFF<Bits<16>>,
+    state: Signal<Local, Bits<32>>,
     stepped: Signal<Local, Bits<32>>,
     take_draw: Signal<Local, Bit>,
     // stage 4: the pick, an index among the tied
@@ -136,6 +137,7 @@ impl Default for TieBreak {
             s3_group_start: many(),
             s3_count: Default::default(),
             s3_draw: Default::default(),
+            state: Default::default(),
             stepped: Default::default(),
             take_draw: Default::default(),
             s4_tie: many(),
@@ -216,18 +218,21 @@ impl Logic for TieBreak {
         }
         self.s2_count.d.next = self.running[7].val() + self.s1_group_count[7].q.val();
         // stage 2 -> 3: the draw, only for a re-selection among several
-        self.stepped.next = self.draw_state.q.val() ^ (self.draw_state.q.val() << 13);
+        // The register holds state ^ 0x2545F491, so that its power-up zero
+        // is the state a zero seed gives.
+        self.state.next = self.draw_state.q.val() ^ self.zero_seed_replacement.val();
+        self.stepped.next = self.state.val() ^ (self.state.val() << 13);
         self.stepped.next = self.stepped.val() ^ (self.stepped.val() >> 17);
         self.stepped.next = self.stepped.val() ^ (self.stepped.val() << 5);
         self.take_draw.next = self.reselect_q[1].q.val() & !self.s2_stay.q.val() & (self.s2_count.q.val() > 1);
         if self.take_draw.val() {
-            self.draw_state.d.next = self.stepped.val();
+            self.draw_state.d.next = self.stepped.val() ^ self.zero_seed_replacement.val();
         }
         if self.seed_write.val() {
             if self.seed.val() == 0 {
-                self.draw_state.d.next = self.zero_seed_replacement.val();
+                self.draw_state.d.next = 0.into();
             } else {
-                self.draw_state.d.next = self.seed.val();
+                self.draw_state.d.next = self.seed.val() ^ self.zero_seed_replacement.val();
             }
         }
         self.s3_draw.d.next = self.stepped.val().get_bits::<16>(16);

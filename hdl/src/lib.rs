@@ -9,6 +9,9 @@
 //!   egress limits, trimming, release and pause re-sends, counters in
 //!   block RAM; a folder of sub-blocks (classify, priority group, egress
 //!   limit, PFC receive, re-send sweep).
+//! * [`flowlet_table::FlowletTable`]: member selection (`none` or flowlet
+//!   slots with least occupancy, PFC awareness and the seeded tie draw);
+//!   a folder of sub-blocks.
 //! * [`crc_matrix::CrcMatrix`]: the ECMP hash's CRC-32 as an XOR matrix.
 //! * [`twin_read_ram::TwinReadRam`]: one write port, two read ports.
 //! * [`forwarding_ram::ForwardingRam`]: a counter table whose reads include

@@ -166,3 +166,20 @@ fn the_full_block_gives_tables_to_the_first_128_sets_only() {
     assert!(coverage.reselected_at_gap > 0 && coverage.kept_within_gap > 0, "{coverage:?}");
     check(&bench, &trace, "flowlet_table_full").unwrap_or_else(|m| panic!("{m}"));
 }
+
+/// Random stimulus through rust_hdl against the reference until 10^5
+/// traffic cycles (the sweeps after resets not counted) have been
+/// compared; `SSWITCH_FLOWLET_CYCLES` scales it.
+#[test]
+fn rust_hdl_cosim_covers_a_hundred_thousand_random_cycles() {
+    let target: usize = std::env::var("SSWITCH_FLOWLET_CYCLES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let bench = SmallBench::default();
+    let (mut traffic, mut seed) = (0usize, 10u8);
+    while traffic < target {
+        let ops = recorded_ops(seed, 2_000);
+        traffic += ops.iter().filter(|op| matches!(op, Op::Traffic(_))).count();
+        check(&bench, &bench.trace(&ops), "flowlet_table_random").unwrap_or_else(|m| panic!("seed {seed}: {m} (VCD in target/vcd/flowlet_table_random.vcd)"));
+        seed = seed.wrapping_add(1);
+    }
+    println!("{traffic} random traffic cycles compared");
+}

@@ -70,12 +70,16 @@ pub struct TieBreak {
     group_sum: [Signal<Local, Bits<7>>; GROUPS],
     // stage 2: where each group starts among the tied, how many tie
     s2_tie: [DFF<Bit>; MEMBERS],
+    /// Each tied member's rank among the tied of its group.
+    s2_rank: [DFF<Bits<3>>; MEMBERS],
+    rank_below: [Signal<Local, Bits<3>>; MEMBERS],
     s2_stay: DFF<Bit>,
     s2_group_start: [DFF<Bits<7>>; GROUPS],
     s2_count: DFF<Bits<7>>,
     running: [Signal<Local, Bits<7>>; GROUPS],
     // stage 3: the draw
     s3_tie: [DFF<Bit>; MEMBERS],
+    s3_rank: [DFF<Bits<3>>; MEMBERS],
     s3_stay: DFF<Bit>,
     s3_group_start: [DFF<Bits<7>>; GROUPS],
     s3_count: DFF<Bits<7>>,
@@ -85,6 +89,7 @@ pub struct TieBreak {
     take_draw: Signal<Local, Bit>,
     // stage 4: the pick, an index among the tied
     s4_tie: [DFF<Bit>; MEMBERS],
+    s4_rank: [DFF<Bits<3>>; MEMBERS],
     s4_stay: DFF<Bit>,
     s4_group_start: [DFF<Bits<7>>; GROUPS],
     s4_pick: DFF<Bits<7>>,
@@ -94,10 +99,10 @@ pub struct TieBreak {
     s5_group: DFF<Bits<3>>,
     s5_rank: DFF<Bits<7>>,
     s5_group_bits: [DFF<Bit>; GROUP],
+    s5_group_ranks: [DFF<Bits<3>>; GROUP],
     // stage 6: the member
     s6_stay: DFF<Bit>,
     s6_picked: DFF<Bits<6>>,
-    bit_rank: [Signal<Local, Bits<7>>; GROUP],
     chosen: Signal<Local, Bits<6>>,
 }
 
@@ -128,11 +133,14 @@ impl Default for TieBreak {
             slot_member_tied: Default::default(),
             group_sum: many(),
             s2_tie: many(),
+            s2_rank: many(),
+            rank_below: many(),
             s2_stay: Default::default(),
             s2_group_start: many(),
             s2_count: Default::default(),
             running: many(),
             s3_tie: many(),
+            s3_rank: many(),
             s3_stay: Default::default(),
             s3_group_start: many(),
             s3_count: Default::default(),
@@ -141,6 +149,7 @@ impl Default for TieBreak {
             stepped: Default::default(),
             take_draw: Default::default(),
             s4_tie: many(),
+            s4_rank: many(),
             s4_stay: Default::default(),
             s4_group_start: many(),
             s4_pick: Default::default(),
@@ -149,9 +158,9 @@ impl Default for TieBreak {
             s5_group: Default::default(),
             s5_rank: Default::default(),
             s5_group_bits: many(),
+            s5_group_ranks: many(),
             s6_stay: Default::default(),
             s6_picked: Default::default(),
-            bit_rank: many(),
             chosen: Default::default(),
         }
     }
@@ -187,6 +196,25 @@ impl Logic for TieBreak {
             self.s2_tie[k].d.next = self.s1_tie[k].q.val();
             self.s3_tie[k].d.next = self.s2_tie[k].q.val();
             self.s4_tie[k].d.next = self.s3_tie[k].q.val();
+            self.s2_rank[k].clock.next = self.clock.val();
+            self.s3_rank[k].clock.next = self.clock.val();
+            self.s4_rank[k].clock.next = self.clock.val();
+            self.s3_rank[k].d.next = self.s2_rank[k].q.val();
+            self.s4_rank[k].d.next = self.s3_rank[k].q.val();
+        }
+        // stage 1 -> 2: ranks within each group, so the last stage only compares
+        for g in 0..GROUPS {
+            self.rank_below[8 * g].next = 0.into();
+            for b in 1..GROUP {
+                if self.s1_tie[8 * g + b - 1].q.val() {
+                    self.rank_below[8 * g + b].next = self.rank_below[8 * g + b - 1].val() + 1;
+                } else {
+                    self.rank_below[8 * g + b].next = self.rank_below[8 * g + b - 1].val();
+                }
+            }
+        }
+        for k in 0..MEMBERS {
+            self.s2_rank[k].d.next = self.rank_below[k].val();
         }
         // stage 0 -> 1: is the slot's member tied? set bits per group
         self.slot_member_tied.next = false;
@@ -257,6 +285,8 @@ impl Logic for TieBreak {
         for b in 0..GROUP {
             self.s5_group_bits[b].clock.next = self.clock.val();
             self.s5_group_bits[b].d.next = self.s4_tie[b].q.val();
+            self.s5_group_ranks[b].clock.next = self.clock.val();
+            self.s5_group_ranks[b].d.next = self.s4_rank[b].q.val();
         }
         for g in 1..GROUPS {
             if (self.s4_group_start[g].q.val() <= self.s4_pick.q.val()) & (self.s4_tie[8 * g].q.val()
@@ -268,22 +298,15 @@ impl Logic for TieBreak {
                 self.s5_rank.d.next = self.s4_pick.q.val() - self.s4_group_start[g].q.val();
                 for b in 0..GROUP {
                     self.s5_group_bits[b].d.next = self.s4_tie[8 * g + b].q.val();
+                    self.s5_group_ranks[b].d.next = self.s4_rank[8 * g + b].q.val();
                 }
             }
         }
         // stage 5 -> 6: the set bit of that rank in the group
         self.s6_stay.d.next = self.s5_stay.q.val();
         self.s6_picked.d.next = bit_cast::<6, 3>(self.s5_group.q.val()) << 3;
-        self.bit_rank[0].next = 0.into();
-        for b in 1..GROUP {
-            if self.s5_group_bits[b - 1].q.val() {
-                self.bit_rank[b].next = self.bit_rank[b - 1].val() + 1;
-            } else {
-                self.bit_rank[b].next = self.bit_rank[b - 1].val();
-            }
-        }
         for b in 0..GROUP {
-            if self.s5_group_bits[b].q.val() & (self.bit_rank[b].val() == self.s5_rank.q.val()) {
+            if self.s5_group_bits[b].q.val() & (self.s5_group_ranks[b].q.val() == self.s5_rank.q.val().get_bits::<3>(0)) {
                 self.s6_picked.d.next = (bit_cast::<6, 3>(self.s5_group.q.val()) << 3) | b.to_bits::<6>();
             }
         }

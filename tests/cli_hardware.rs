@@ -29,6 +29,13 @@ fn verilog_rejects_what_a_block_cannot_build() {
     assert!(!dir.join("ecn-marker.v").exists(), "nothing half-written");
     let out = sswitch(&["verilog", "--block", "crossbar", "-o", dir.to_str().unwrap()]);
     assert!(!out.status.success());
+    for (block, tables, says) in [("flowlet-table", "3", "--tables 3: the flowlet-table block holds 1, 2, 4 .. 128 tables"),
+        ("flowlet-table", "0", "--tables 0:"), ("flowlet-table", "256", "--tables 256:"), ("ecn-marker", "4", "--tables 4: the ecn-marker block has no flow tables")] {
+        let out = sswitch(&["verilog", "--block", block, "--tables", tables, "-o", dir.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(stderr(&out).contains(says) && stderr(&out).trim().lines().count() == 1, "{}", stderr(&out));
+    }
+    assert!(!dir.join("flowlet-table.v").exists(), "nothing half-written");
 }
 
 #[test]

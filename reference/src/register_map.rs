@@ -242,6 +242,14 @@ pub fn flowlet_table_image(p: &crate::flowlet::FlowletParams, sets: &[Vec<u16>])
         RegisterWrite { address: FLOWLET_PFC_AWARE, data: p.pfc_aware as u32 },
         RegisterWrite { address: FLOWLET_SEED, data: p.seed },
     ];
+    image.extend(flowlet_set_writes(sets)?);
+    Ok(image)
+}
+
+/// The set-table writes for `sets` (set ids in list order), refusing sets
+/// of 0 or more than 64 members and ports above 255.
+pub fn flowlet_set_writes(sets: &[Vec<u16>]) -> Result<Vec<RegisterWrite>, String> {
+    let mut image = Vec::new();
     for (id, members) in sets.iter().enumerate() {
         if members.is_empty() || members.len() > crate::flowlet::MAX_MEMBERS {
             return Err(format!("set {id}: {} members: a set has 1 to {} members", members.len(), crate::flowlet::MAX_MEMBERS));

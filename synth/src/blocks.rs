@@ -137,7 +137,7 @@ pub fn rename_top(verilog: &str, name: &str) -> String {
 
 /// RAM address bits for `ports` ports: 3 pool bits and enough port bits.
 pub fn ecn_address_bits(ports: usize) -> usize {
-    3 + (usize::BITS - ports.max(2).saturating_sub(1).leading_zeros()) as usize
+    3 + port_bits(ports)
 }
 
 /// Builds a block with per-(port, pool) state for the address width its

@@ -11,8 +11,7 @@ use hdl::flowlet_table::{FlowletTable, LATENCY};
 use reference::config::LoadBalancing;
 use reference::flowlet::{FlowletParams, LoadBalancer, PortState, Selection};
 use reference::register_map::{
-    apply_flowlet_write, RegisterWrite, FLOWLET_MEMBER_INDEX_SHIFT, FLOWLET_SET_MEMBER,
-    FLOWLET_SET_SELECT, FLOWLET_SET_SIZE,
+    apply_flowlet_write, flowlet_set_writes, RegisterWrite,
 };
 use std::collections::VecDeque;
 
@@ -153,26 +152,9 @@ impl PortState for Ports {
     }
 }
 
-/// The register writes of a set table.
+/// The register writes of a set table (the stimulus only makes valid sets).
 pub fn set_writes(sets: &[Vec<u16>]) -> Vec<RegisterWrite> {
-    let mut writes = Vec::new();
-    for (id, members) in sets.iter().enumerate() {
-        writes.push(RegisterWrite {
-            address: FLOWLET_SET_SELECT,
-            data: id as u32,
-        });
-        writes.push(RegisterWrite {
-            address: FLOWLET_SET_SIZE,
-            data: members.len() as u32,
-        });
-        for (index, &port) in members.iter().enumerate() {
-            writes.push(RegisterWrite {
-                address: FLOWLET_SET_MEMBER,
-                data: (index as u32) << FLOWLET_MEMBER_INDEX_SHIFT | port as u32,
-            });
-        }
-    }
-    writes
+    flowlet_set_writes(sets).expect("sets of 1 to 64 ports below 256")
 }
 
 /// What the reference says, cycle by cycle, and what the stimulus reached.

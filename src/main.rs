@@ -50,9 +50,26 @@ enum Command {
     Registers(commands::hardware::RegistersCommand),
 }
 
+/// Stack of the thread that runs a command: building the larger hardware
+/// blocks (the flowlet table's and the datapath's rust_hdl structures) is
+/// deeply recursive and overflows the main thread's 8 MiB.
+const COMMAND_STACK_BYTES: usize = 256 << 20;
+
 fn main() -> ExitCode {
     restore_default_sigpipe();
     let cli = Cli::parse();
+    let worker = std::thread::Builder::new().name("sswitch".into()).stack_size(COMMAND_STACK_BYTES).spawn(move || run(cli));
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => code,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(e) => {
+            eprintln!("cannot start the command's thread: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Sim(args) => commands::sim::run(args),
         Command::Plot(args) => commands::plot::run(args),

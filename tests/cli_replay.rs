@@ -103,3 +103,69 @@ proptest! {
         }
     }
 }
+
+fn replay_with(engine: &str, extra: &[&str], path: &std::path::Path) -> std::process::Output {
+    let mut args = vec!["replay", "--connected-ports", "8", "--engine", engine];
+    args.extend(extra);
+    args.push(path.to_str().unwrap());
+    sswitch(&args)
+}
+
+/// The vendor's PFC example at 8 ports through all three engines: the
+/// same lines (no pause is re-sent within it).
+#[test]
+fn the_engines_print_the_same_lines() {
+    let mut lines: Vec<String> = (0..241).map(|i| arrive_line(i * 10, 1, 0, 4000, &[2])).collect();
+    lines.extend((0..240u64).map(|i| seq_line(10_000 + i * 10, "depart", i as usize)));
+    let path = scratch_file("replay_engines", "events.jsonl", &(lines.join("\n") + "\n"));
+    let reference = replay_with("reference", &[], &path);
+    assert!(reference.status.success(), "{}", stderr(&reference));
+    assert_eq!(stdout(&reference).lines().count(), 481);
+    assert!(stdout(&reference).contains("\"pause_sent\":true") && stdout(&reference).contains("\"resume_sent\":true"));
+    for engine in ["verilog", "hdl"] {
+        let out = replay_with(engine, &["--tables", "2"], &path);
+        assert!(out.status.success(), "{engine}: {}", stderr(&out));
+        assert_eq!(stdout(&out), stdout(&reference), "{engine}");
+    }
+}
+
+/// A bad line stops every engine with the same message, after the same lines.
+#[test]
+fn bad_lines_get_the_same_error_on_every_engine() {
+    let good = arrive_line(10, 0, 0, 100, &[1]);
+    for (name, text) in [
+        ("backwards", format!("{good}\n{}\n", arrive_line(5, 0, 0, 100, &[1]))),
+        ("unknown_seq", format!("{good}\n{}\n", seq_line(20, "tx_start", 7))),
+        ("bad_port", format!("{good}\n{}\n", arrive_line(30, 9, 0, 100, &[1]))),
+        ("departed", format!("{good}\n{}\n{}\n", seq_line(20, "depart", 0), seq_line(30, "depart", 0))),
+    ] {
+        let path = scratch_file("replay_engine_errors", &format!("{name}.jsonl"), &text);
+        let reference = replay_with("reference", &[], &path);
+        assert_eq!(reference.status.code(), Some(2), "{name}");
+        for engine in ["verilog", "hdl"] {
+            let out = replay_with(engine, &["--tables", "2"], &path);
+            assert_eq!(out.status.code(), Some(2), "{name} on {engine}");
+            assert_eq!((stdout(&out), stderr(&out)), (stdout(&reference), stderr(&reference)), "{name} on {engine}");
+        }
+    }
+}
+
+#[test]
+fn the_hardware_engines_refuse_what_they_cannot_run() {
+    let late = arrive_line(1 << 32, 0, 0, 100, &[1]);
+    let path = scratch_file("replay_engine_limits", "late.jsonl", &format!("{}\n{late}\n", arrive_line(0, 0, 0, 100, &[1])));
+    assert!(replay_with("reference", &[], &path).status.success(), "the reference runs past 4.29 s");
+    let out = replay_with("hdl", &["--tables", "2"], &path);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("line 2") && stderr(&out).contains("32-bit clock"), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 1);
+    for (args, needle) in [(vec!["--engine", "hdl", "--tables", "3"], "--tables 3"), (vec!["--engine", "reference", "--tables", "2"], "--tables 2")] {
+        let mut all = vec!["replay", "--connected-ports", "8"];
+        all.extend(args);
+        all.push(path.to_str().unwrap());
+        let out = sswitch(&all);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(stderr(&out).contains(needle), "{}", stderr(&out));
+        assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    }
+}

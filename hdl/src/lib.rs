@@ -12,6 +12,8 @@
 //! * [`flowlet_table::FlowletTable`]: member selection (`none` or flowlet
 //!   slots with least occupancy, PFC awareness and the seeded tie draw);
 //!   a folder of sub-blocks.
+//! * [`switch_datapath::SwitchDatapath`]: the four joined, one event at a
+//!   time, as `reference::switch::Switch` joins its models.
 //! * [`crc_matrix::CrcMatrix`]: the ECMP hash's CRC-32 as an XOR matrix.
 //! * [`twin_read_ram::TwinReadRam`]: one write port, two read ports.
 //! * [`forwarding_ram::ForwardingRam`]: a counter table whose reads include
@@ -28,4 +30,5 @@ pub mod flowlet_table;
 pub mod forwarding_ram;
 pub mod registered_forwarding_ram;
 pub mod set_member;
+pub mod switch_datapath;
 pub mod twin_read_ram;

@@ -69,17 +69,87 @@ enum Seen {
     Departed,
 }
 
+/// The state replay lines refer to, kept the same way (and refused with
+/// the same messages) by every engine: which seq is an admitted packet,
+/// which has started transmission or departed, and the last time.
+#[derive(Clone, Debug, Default)]
+pub struct Ledger {
+    seen: Vec<Seen>,
+    last_t_ns: u64,
+}
+
+impl Ledger {
+    /// The seq of the next line.
+    pub fn next_seq(&self) -> usize {
+        self.seen.len()
+    }
+
+    pub fn last_t_ns(&self) -> u64 {
+        self.last_t_ns
+    }
+
+    /// Refuses an event before the previous one, or out of order.
+    pub fn check(&self, seq: u64, t: u64) -> Result<(), String> {
+        if t < self.last_t_ns {
+            return Err(format!("time goes backwards: t_ns {t} is before the previous event's {}", self.last_t_ns));
+        }
+        if seq as usize != self.seen.len() {
+            return Err(format!("events must be applied in order: expected seq {}", self.seen.len()));
+        }
+        Ok(())
+    }
+
+    /// The packet of arrival `of`, if it may start transmission
+    /// (`starting`) or depart now.
+    pub fn admitted(&self, of: u64, starting: bool) -> Result<Packet, String> {
+        match self.seen.get(of as usize) {
+            None => Err(format!("seq {of} is not an earlier line")),
+            Some(Seen::Other) => Err(format!("seq {of} is not an arrival")),
+            Some(Seen::Dropped) => Err(format!("seq {of} was dropped, it cannot be transmitted")),
+            Some(Seen::Departed) => Err(format!("seq {of} has already departed")),
+            Some(Seen::Admitted { tx_started: true, .. }) if starting => Err(format!("seq {of} has already started transmission")),
+            Some(Seen::Admitted { packet, .. }) => Ok(*packet),
+        }
+    }
+
+    /// A blank line, or an event that is not an arrival, at time `t`.
+    pub fn record_other(&mut self, t: u64) {
+        self.seen.push(Seen::Other);
+        self.last_t_ns = self.last_t_ns.max(t);
+    }
+
+    /// An arrival at `t`: its packet when admitted.
+    pub fn record_arrival(&mut self, t: u64, packet: Option<Packet>) {
+        self.seen.push(match packet {
+            Some(packet) => Seen::Admitted { packet, tx_started: false },
+            None => Seen::Dropped,
+        });
+        self.last_t_ns = t;
+    }
+
+    /// Packet `of` started transmission, as the line at `t`.
+    pub fn record_tx_start(&mut self, t: u64, of: u64, packet: Packet) {
+        self.seen[of as usize] = Seen::Admitted { packet, tx_started: true };
+        self.record_other(t);
+    }
+
+    /// Packet `of` departed, as the line at `t`.
+    pub fn record_depart(&mut self, t: u64, of: u64) {
+        self.seen[of as usize] = Seen::Departed;
+        self.record_other(t);
+    }
+}
+
 /// Feeds events to a [`Switch`] and keeps the state the lines refer to.
 pub struct Replayer {
     switch: Switch,
-    seen: Vec<Seen>,
-    last_t_ns: u64,
+    ledger: Ledger,
     resends: Vec<PfcFrame>,
 }
 
 impl Replayer {
     pub fn new(switch: Switch) -> Replayer {
-        Replayer { switch, seen: Vec::new(), last_t_ns: 0, resends: Vec::new() }
+        Replayer { switch, ledger: Ledger::default(), resends: Vec::new() }
     }
 
     pub fn switch(&self) -> &Switch {
@@ -89,10 +159,10 @@ impl Replayer {
     /// Processes the next line (its seq is the number of lines before it).
     /// Blank lines count as lines but give no result.
     pub fn line(&mut self, text: &str) -> Result<Option<Value>, ReplayError> {
-        let seq = self.seen.len();
+        let seq = self.ledger.next_seq();
         let fail = |message: String| ReplayError { line: seq + 1, message };
         if text.trim().is_empty() {
-            self.seen.push(Seen::Other);
+            self.ledger.record_other(0);
             return Ok(None);
         }
         let event = parse_event(text, self.switch.ports.len()).map_err(fail)?;
@@ -102,12 +172,7 @@ impl Replayer {
     /// Applies one event as line `seq`.
     pub fn apply(&mut self, seq: u64, event: &Event) -> Result<Value, String> {
         let t = event.t_ns();
-        if t < self.last_t_ns {
-            return Err(format!("time goes backwards: t_ns {t} is before the previous event's {}", self.last_t_ns));
-        }
-        if seq as usize != self.seen.len() {
-            return Err(format!("events must be applied in order: expected seq {}", self.seen.len()));
-        }
+        self.ledger.check(seq, t)?;
         self.check_resend_flood(t)?;
         let mut result = match event {
             Event::Arrive { port, dscp, ecn, bytes, key, members, .. } => {
@@ -115,42 +180,32 @@ impl Replayer {
                 let arrival = Arrival { port: *port, dscp: *dscp, ecn: *ecn, bytes: *bytes, key: *key, group };
                 self.resend_due(t);
                 let outcome = self.switch.arrive(t, &arrival);
-                self.seen.push(match outcome.packet {
-                    Some(packet) => Seen::Admitted { packet, tx_started: false },
-                    None => Seen::Dropped,
-                });
+                self.ledger.record_arrival(t, outcome.packet);
                 arrival_json(seq, &outcome)
             }
             Event::TxStart { seq: of, .. } => {
-                let packet = self.admitted(*of, true)?;
+                let packet = self.ledger.admitted(*of, true)?;
                 self.resend_due(t);
                 let marked = self.switch.tx_start(&packet);
-                self.seen[*of as usize] = Seen::Admitted { packet, tx_started: true };
-                self.seen.push(Seen::Other);
+                self.ledger.record_tx_start(t, *of, packet);
                 json!({"seq": seq, "ecn_marked": marked})
             }
             Event::Depart { seq: of, .. } => {
-                let packet = self.admitted(*of, false)?;
+                let packet = self.ledger.admitted(*of, false)?;
                 self.resend_due(t);
                 let resumed = self.switch.depart(&packet);
-                self.seen[*of as usize] = Seen::Departed;
-                self.seen.push(Seen::Other);
+                self.ledger.record_depart(t, *of);
                 json!({"seq": seq, "resume_sent": resumed})
             }
             Event::PfcRx { port, classes, quanta, .. } => {
                 self.resend_due(t);
                 let until = self.switch.pfc_received(t, *port, *classes, *quanta);
-                self.seen.push(Seen::Other);
+                self.ledger.record_other(t);
                 json!({"seq": seq, "paused_until_ns": until})
             }
         };
-        self.last_t_ns = t;
-        if !self.resends.is_empty() {
-            let frames: Vec<Value> = self.resends.drain(..).map(|f| json!({
-                "t_ns": f.t_ns, "port": f.port, "pool": f.pool, "classes": class_list(f.classes), "quanta": f.quanta,
-            })).collect();
-            result.as_object_mut().expect("results are objects").insert("pause_resends".into(), Value::Array(frames));
-        }
+        attach_resends(&mut result, &self.resends);
+        self.resends.clear();
         Ok(result)
     }
 
@@ -162,7 +217,7 @@ impl Replayer {
             return Err(format!(
                 "field `t_ns`: {t} ns is {} ns after the previous event while a port stays paused: {due} pause re-sends \
                  would fall due before it, more than the {MAX_RESENDS_PER_EVENT} one event may carry (replay the gap in shorter steps)",
-                t - self.last_t_ns
+                t - self.ledger.last_t_ns()
             ));
         }
         Ok(())
@@ -172,16 +227,17 @@ impl Replayer {
         self.switch.due_resends(t, &mut self.resends);
     }
 
-    fn admitted(&self, of: u64, starting: bool) -> Result<Packet, String> {
-        match self.seen.get(of as usize) {
-            None => Err(format!("seq {of} is not an earlier line")),
-            Some(Seen::Other) => Err(format!("seq {of} is not an arrival")),
-            Some(Seen::Dropped) => Err(format!("seq {of} was dropped, it cannot be transmitted")),
-            Some(Seen::Departed) => Err(format!("seq {of} has already departed")),
-            Some(Seen::Admitted { tx_started: true, .. }) if starting => Err(format!("seq {of} has already started transmission")),
-            Some(Seen::Admitted { packet, .. }) => Ok(*packet),
-        }
+}
+
+/// Adds the pause re-sends sent with a result line, if any.
+pub fn attach_resends(result: &mut Value, frames: &[PfcFrame]) {
+    if frames.is_empty() {
+        return;
     }
+    let frames: Vec<Value> = frames.iter().map(|f| json!({
+        "t_ns": f.t_ns, "port": f.port, "pool": f.pool, "classes": class_list(f.classes), "quanta": f.quanta,
+    })).collect();
+    result.as_object_mut().expect("results are objects").insert("pause_resends".into(), Value::Array(frames));
 }
 
 pub fn ecn_name(ecn: Ecn) -> &'static str {

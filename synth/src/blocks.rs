@@ -4,6 +4,7 @@ use hdl::buffer_manager::BufferManager;
 use hdl::ecmp_hash::EcmpHash;
 use hdl::ecn_marker::EcnMarker;
 use hdl::flowlet_table::FlowletTable;
+use hdl::switch_datapath::SwitchDatapath;
 use rust_hdl::prelude::*;
 use std::fmt;
 
@@ -18,10 +19,19 @@ pub enum HardwareBlock {
     /// For `ports` ports (1 to 256) and `tables` flow tables (1, 2, 4 ..
     /// 128), with 256 equal-cost sets.
     FlowletTable { ports: usize, tables: usize },
+    /// The four joined, for `ports` ports (1 to 256), 256 equal-cost sets
+    /// and `tables` flow tables ([`DATAPATH_TABLES`]).
+    SwitchDatapath { ports: usize, tables: usize },
 }
 
 /// Names accepted by [`HardwareBlock::parse`].
-pub const BLOCK_NAMES: &[&str] = &["ecmp-hash", "ecn-marker", "buffer-manager", "flowlet-table"];
+pub const BLOCK_NAMES: &[&str] = &["ecmp-hash", "ecn-marker", "buffer-manager", "flowlet-table", "switch-datapath"];
+
+/// Flow-table counts the switch datapath is built for: 2 (small enough to
+/// simulate: the sweep after power-up takes 2^10 cycles) and the model's
+/// 128. Each build is a separate instance of the whole datapath, so the
+/// list is kept short.
+pub const DATAPATH_TABLES: &[usize] = &[2, reference::flowlet::MAX_TABLES];
 
 /// Flow tables of a flowlet table block when none are given (the model's 128).
 pub const DEFAULT_TABLES: usize = reference::flowlet::MAX_TABLES;
@@ -40,6 +50,7 @@ impl HardwareBlock {
             ("ecn-marker", ports) => Ok(HardwareBlock::EcnMarker { ports: ports.unwrap_or(DEFAULT_PORTS) }),
             ("buffer-manager", ports) => Ok(HardwareBlock::BufferManager { ports: ports.unwrap_or(DEFAULT_PORTS) }),
             ("flowlet-table", ports) => Ok(HardwareBlock::FlowletTable { ports: ports.unwrap_or(DEFAULT_PORTS), tables: DEFAULT_TABLES }),
+            ("switch-datapath", ports) => Ok(HardwareBlock::SwitchDatapath { ports: ports.unwrap_or(DEFAULT_PORTS), tables: DEFAULT_TABLES }),
             (other, _) => Err(format!("block {other:?} is not one of {}", BLOCK_NAMES.join(", "))),
         }
     }
@@ -53,6 +64,10 @@ impl HardwareBlock {
                 slot_bits(tables).ok_or_else(|| format!("--tables {tables}: the flowlet-table block holds 1, 2, 4 .. 128 tables (a power of two)"))?;
                 Ok(HardwareBlock::FlowletTable { ports, tables })
             }
+            (HardwareBlock::SwitchDatapath { ports, .. }, Some(tables)) => {
+                check_datapath(ports, tables)?;
+                Ok(HardwareBlock::SwitchDatapath { ports, tables })
+            }
             (block, Some(tables)) => Err(format!("--tables {tables}: the {} block has no flow tables", block.name())),
         }
     }
@@ -63,6 +78,7 @@ impl HardwareBlock {
             HardwareBlock::EcnMarker { .. } => "ecn-marker",
             HardwareBlock::BufferManager { .. } => "buffer-manager",
             HardwareBlock::FlowletTable { .. } => "flowlet-table",
+            HardwareBlock::SwitchDatapath { .. } => "switch-datapath",
         }
     }
 
@@ -104,6 +120,7 @@ impl HardwareBlock {
                 _ => checked(BufferManager::<11>::new(p)),
             }),
             HardwareBlock::FlowletTable { ports, tables } => flowlet_table_verilog(ports, tables),
+            HardwareBlock::SwitchDatapath { ports, tables } => switch_datapath_verilog(ports, tables),
         }
     }
 }
@@ -188,6 +205,50 @@ fn flowlet_table_verilog(ports: usize, tables: usize) -> Result<String, String> 
         6 => build!(6),
         7 => build!(7),
         _ => build!(8),
+    }
+}
+
+/// "2 or 128".
+fn list(values: &[usize]) -> String {
+    let text: Vec<String> = values.iter().map(usize::to_string).collect();
+    match text.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => text.join(""),
+    }
+}
+
+/// Refuses a switch datapath build that does not exist, naming the value.
+pub fn check_datapath(ports: usize, tables: usize) -> Result<(), String> {
+    if ports == 0 || ports > 256 {
+        return Err(format!("--ports {ports}: the switch-datapath block holds 1 to 256 ports"));
+    }
+    if !DATAPATH_TABLES.contains(&tables) {
+        return Err(format!("--tables {tables}: the switch-datapath block is built with {} tables", list(DATAPATH_TABLES)));
+    }
+    Ok(())
+}
+
+fn switch_datapath_verilog(ports: usize, tables: usize) -> Result<String, String> {
+    check_datapath(ports, tables)?;
+    let full = tables == reference::flowlet::MAX_TABLES;
+    macro_rules! build {
+        ($p:literal, $a:literal) => {
+            if full {
+                checked(SwitchDatapath::<$a, $p, 8, 16, 14>::new(ports))
+            } else {
+                checked(SwitchDatapath::<$a, $p, 8, 10, 14>::new(ports))
+            }
+        };
+    }
+    match port_bits(ports) {
+        1 => build!(1, 4),
+        2 => build!(2, 5),
+        3 => build!(3, 6),
+        4 => build!(4, 7),
+        5 => build!(5, 8),
+        6 => build!(6, 9),
+        7 => build!(7, 10),
+        _ => build!(8, 11),
     }
 }
 

@@ -16,6 +16,8 @@ pub enum Op {
     /// Reprogram every register (the reference takes the same parameters).
     Program(Box<BufferParams>),
     Arrive { ingress_port: u8, egress_port: u8, dscp: u8, bytes: u16 },
+    /// An ingress check of that arrival that changes nothing (`ev_probe`).
+    Probe { ingress_port: u8, egress_port: u8, dscp: u8, bytes: u16 },
     /// Release the outstanding packet `k mod count` (idle when none).
     Release(usize),
     /// A PFC frame received on `port`.
@@ -81,6 +83,7 @@ crate::harness! {
             cfg_address: 8 => CFG,
             cfg_data: 32 => CFG,
             ev_arrival: 1 => EVENT,
+            ev_probe: 1 => EVENT,
             ev_release: 1 => EVENT,
             ev_ingress_port: 8 => EVENT,
             ev_egress_port: 8 => EVENT,
@@ -168,8 +171,9 @@ fn inputs_of(op: &Op) -> Vec<u64> {
     match op {
         Op::Reset => v[inputs::reset] = 1,
         Op::Write(w) => write_inputs(&mut v, *w, CFG_PORTS),
-        Op::Arrive { ingress_port, egress_port, dscp, bytes } => {
+        Op::Arrive { ingress_port, egress_port, dscp, bytes } | Op::Probe { ingress_port, egress_port, dscp, bytes } => {
             v[inputs::ev_arrival] = 1;
+            v[inputs::ev_probe] = matches!(op, Op::Probe { .. }) as u64;
             v[inputs::ev_ingress_port] = *ingress_port as u64;
             v[inputs::ev_egress_port] = *egress_port as u64;
             v[inputs::ev_dscp] = *dscp as u64;
@@ -195,6 +199,33 @@ fn release_inputs(tag: &Tag) -> Vec<u64> {
     v[inputs::ev_pool] = tag.pool as u64;
     v[inputs::ev_lossless] = tag.lossless as u64;
     v
+}
+
+/// A probe's result: the ingress decision on a copy of the reference,
+/// which stays as it was.
+fn probe_expectation(r: &ReferenceManager, now: u64, ingress_port: u8, egress_port: u8, dscp: u8, bytes: u16) -> Vec<Option<u64>> {
+    let mut copy = r.clone();
+    let ingress = copy.ingress(now, ingress_port as usize, dscp, bytes as u32);
+    let class = ingress.class;
+    let passes = ingress.drop.is_none();
+    let mut e = vec![None; outputs::COUNT];
+    e[outputs::result_valid] = Some(1);
+    e[outputs::result_release] = Some(0);
+    e[outputs::admitted] = Some(passes as u64);
+    e[outputs::drop_reason] = Some(drop_code(ingress.drop));
+    e[outputs::to_headroom] = Some((passes && ingress.charged_to == Some(ChargedTo::Headroom)) as u64);
+    e[outputs::result_tc] = Some(class.tc as u64);
+    e[outputs::result_pool] = Some(class.pool as u64);
+    e[outputs::result_lossless] = Some(class.lossless as u64);
+    e[outputs::charged_bytes] = Some(charged_bytes(bytes as u32) as u64);
+    e[outputs::queue_bytes] = Some(r.egress_bytes(egress_port as usize, class.pool as usize));
+    e[outputs::pause_request] = Some(ingress.pause_sent as u64);
+    e[outputs::resume_request] = Some(0);
+    e[outputs::pfc_classes] = ingress.pause_sent.then_some(r.params().priority_group(class.pool as usize) as u64);
+    e[outputs::result_pfc] = Some(0);
+    e[outputs::trimmed] = Some(0);
+    e[outputs::trimmed_dscp] = Some(0);
+    e
 }
 
 /// Whether a dynamic limit that saturated one step late would refuse a
@@ -231,7 +262,8 @@ impl Sweep {
 }
 
 /// The block's `drop_reason` code.
-fn drop_code(reason: Option<DropReason>) -> u64 {
+/// The block's `drop_reason` code of a reference drop.
+pub fn drop_code(reason: Option<DropReason>) -> u64 {
     match reason {
         None => 0,
         Some(DropReason::HeadroomFull) => 1,
@@ -306,6 +338,12 @@ impl<const A: usize> BufferManagerBench<A> {
                         let e = self.arrival(&mut reference, &mut outstanding, now, *ingress_port, *egress_port, *dscp, *bytes);
                         paused_now = e[outputs::pause_request] == Some(1);
                         expected[at] = e;
+                    }
+                }
+                Op::Probe { ingress_port, egress_port, dscp, bytes } => {
+                    stimulus.push(inputs_of(op));
+                    if !cancelled {
+                        expected[at] = probe_expectation(&reference, now, *ingress_port, *egress_port, *dscp, *bytes);
                     }
                 }
                 Op::Release(k) if !outstanding.is_empty() => {
@@ -556,8 +594,13 @@ pub mod strategies {
     pub fn ops(ports: u8, len: usize) -> impl Strategy<Value = Vec<Op>> {
         let size = prop_oneof![4 => 1u16..9217, 1 => 1u16..46, 1 => Just(46), 1 => Just(u16::MAX), 3 => prop::sample::select(vec![500u16, 1000, 2000, 4000])];
         let dscp = prop_oneof![1 => 0u8..64, 2 => prop::sample::select(vec![0u8, 10, 10, 12, 12, 46, 14, 16])];
-        let arrival = (0..ports.min(3), 0..ports.min(3), dscp, size)
-            .prop_map(|(ingress_port, egress_port, dscp, bytes)| Op::Arrive { ingress_port, egress_port, dscp, bytes });
+        let arrival = (0..ports.min(3), 0..ports.min(3), dscp, size, prop::bool::weighted(0.1)).prop_map(|(ingress_port, egress_port, dscp, bytes, probe)| {
+            if probe {
+                Op::Probe { ingress_port, egress_port, dscp, bytes }
+            } else {
+                Op::Arrive { ingress_port, egress_port, dscp, bytes }
+            }
+        });
         let quanta = prop_oneof![Just(0u16), Just(65535), 1u16..200, any::<u16>()];
         let pfc = (0..ports.min(3), any::<u8>(), quanta).prop_map(|(port, classes, quanta)| Op::Pfc { port, classes, quanta });
         let event = prop_oneof![5 => arrival, 4 => any::<usize>().prop_map(Op::Release), 1 => pfc];

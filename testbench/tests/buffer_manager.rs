@@ -3,7 +3,7 @@
 use hdl::buffer_manager::{BufferManager, LATENCY};
 use proptest::prelude::*;
 use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
-use testbench::buffer_manager_bench::{outputs, strategies, BufferManagerBench, Fault, Op};
+use testbench::buffer_manager_bench::{inputs, outputs, strategies, BufferManagerBench, Fault, Op};
 use testbench::cosim::{check, Trace};
 use testbench::proptest_cases;
 use testbench::verilator::{assert_corruption_caught, random_cosim, try_random_cosim, verilator_cycles, VerilatedModel};
@@ -39,7 +39,7 @@ fn count(trace: &Trace, output: usize, value: u64) -> usize {
 
 #[test]
 fn the_recorded_stimulus_reaches_every_path() {
-    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(15, 20_000));
+    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(15, 40_000));
     for (what, output, value) in [("admitted", outputs::admitted, 1), ("headroom full", outputs::drop_reason, 1), ("pool full", outputs::drop_reason, 2), ("egress limit", outputs::drop_reason, 3),
         ("egress pool", outputs::drop_reason, 4), ("to headroom", outputs::to_headroom, 1), ("pause", outputs::pause_request, 1), ("resume", outputs::resume_request, 1), ("release", outputs::result_release, 1), ("PFC received", outputs::result_pfc, 1),
         ("trimmed", outputs::trimmed, 1)] {
@@ -62,6 +62,13 @@ fn the_recorded_stimulus_reaches_every_path() {
     assert!(back_to_back >= 3, "{back_to_back} back-to-back re-sends");
     let paused_answers = trace.expected.iter().filter(|e| e[outputs::query_paused].is_some_and(|m| m != 0)).count();
     assert!(paused_answers > 500 && paused_answers < trace.cycles() - 500, "{paused_answers} paused query answers");
+    let probe_results: Vec<&Vec<Option<u64>>> = (0..trace.cycles())
+        .filter(|&c| trace.inputs[c][inputs::ev_probe] == 1 && c + LATENCY - 1 < trace.cycles())
+        .filter_map(|c| Some(&trace.expected[c + LATENCY - 1]).filter(|e| e[outputs::result_valid] == Some(1)))
+        .collect();
+    let refused_probes = probe_results.iter().filter(|e| matches!(e[outputs::drop_reason], Some(1 | 2))).count();
+    let passed_probes = probe_results.iter().filter(|e| e[outputs::admitted] == Some(1)).count();
+    assert!(refused_probes >= 5 && passed_probes >= 5, "probes: {passed_probes} pass, {refused_probes} refused at ingress");
     let busy_ports = trace.expected.iter().filter(|e| e[outputs::query_egress_bytes].is_some_and(|b| b != 0)).count();
     assert!(busy_ports > 500, "{busy_ports} non-zero egress occupancy answers");
 }
@@ -225,7 +232,7 @@ fn verilated_verilog_matches_reference_over_a_million_random_cycles() {
 
 #[test]
 fn the_verilated_run_can_fail() {
-    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(7, 400));
+    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(15, 40_000));
     assert_corruption_caught::<Bench>(&verilated(), trace, outputs::admitted, outputs::queue_bytes, 1, "buffer_manager_verilated_negative");
 }
 

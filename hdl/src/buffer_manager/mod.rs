@@ -19,7 +19,10 @@
 //!   see `docs/register_map.md`
 //! * event (one per clock): `ev_arrival` (a data frame: `ev_ingress_port`,
 //!   `ev_egress_port` already chosen, `ev_dscp`, `ev_bytes` without the
-//!   Ethernet header) or `ev_release` (a departed packet's tag:
+//!   Ethernet header; with `ev_probe` also set, an ingress check that
+//!   changes nothing: the result is the ingress decision and the class,
+//!   no counter is written, no pause sent, the egress port not looked at;
+//!   the switch datapath asks it before choosing the egress port) or `ev_release` (a departed packet's tag:
 //!   `ev_ingress_port`, `ev_egress_port`, `ev_pool`, `ev_lossless`,
 //!   `ev_bytes` as charged) or `ev_pfc` (a PFC frame received on
 //!   `ev_ingress_port` for `ev_classes` with `ev_quanta`); `now_ns` (32-bit
@@ -155,6 +158,7 @@ pub struct BufferManager<const A: usize> {
     pub cfg_data: Signal<In, Bits<32>>,
     // event channel
     pub ev_arrival: Signal<In, Bit>,
+    pub ev_probe: Signal<In, Bit>,
     pub ev_release: Signal<In, Bit>,
     pub ev_ingress_port: Signal<In, Bits<8>>,
     pub ev_egress_port: Signal<In, Bits<8>>,
@@ -229,6 +233,7 @@ pub struct BufferManager<const A: usize> {
     in_cfg_address: DFF<Bits<8>>,
     in_cfg_data: DFF<Bits<32>>,
     in_arrival: DFF<Bit>,
+    in_probe: DFF<Bit>,
     in_release: DFF<Bit>,
     in_ingress_port: DFF<Bits<8>>,
     in_egress_port: DFF<Bits<8>>,
@@ -247,6 +252,7 @@ pub struct BufferManager<const A: usize> {
     c1_cfg_address: DFF<Bits<8>>,
     c1_cfg_data: DFF<Bits<32>>,
     c1_arrival: DFF<Bit>,
+    c1_probe: DFF<Bit>,
     c1_release: DFF<Bit>,
     c1_ingress_port: DFF<Bits<8>>,
     c1_egress_port: DFF<Bits<8>>,
@@ -266,6 +272,7 @@ pub struct BufferManager<const A: usize> {
     c1_eg_address: DFF<Bits<A>>,
     // stage D (registered at the end of C2)
     s1_arrival: DFF<Bit>,
+    s1_probe: DFF<Bit>,
     s1_release: DFF<Bit>,
     s1_in_address: DFF<Bits<A>>,
     s1_eg_address: DFF<Bits<A>>,
@@ -363,7 +370,7 @@ impl<const A: usize> BufferManager<A> {
         Ok(BufferManager {
             clock: Default::default(), reset: Default::default(),
             cfg_write: Default::default(), cfg_address: Default::default(), cfg_data: Default::default(),
-            ev_arrival: Default::default(), ev_release: Default::default(), ev_ingress_port: Default::default(),
+            ev_arrival: Default::default(), ev_probe: Default::default(), ev_release: Default::default(), ev_ingress_port: Default::default(),
             ev_egress_port: Default::default(), ev_dscp: Default::default(), ev_bytes: Default::default(),
             ev_pool: Default::default(), ev_lossless: Default::default(), ev_pfc: Default::default(),
             ev_classes: Default::default(), ev_quanta: Default::default(), now_ns: Default::default(),
@@ -387,20 +394,20 @@ impl<const A: usize> BufferManager<A> {
             xoff_ram: Default::default(), xoff_sweep_ram: Default::default(), egress_ram: Default::default(),
             egress1_ram: Default::default(), port_ram: Default::default(), port_query_ram: Default::default(),
             in_reset: Default::default(), in_cfg_write: Default::default(), in_cfg_address: Default::default(),
-            in_cfg_data: Default::default(), in_arrival: Default::default(), in_release: Default::default(),
+            in_cfg_data: Default::default(), in_arrival: Default::default(), in_probe: Default::default(), in_release: Default::default(),
             in_ingress_port: Default::default(), in_egress_port: Default::default(), in_dscp: Default::default(),
             in_bytes: Default::default(), in_pool: Default::default(), in_lossless: Default::default(),
             in_pfc: Default::default(), in_classes: Default::default(), in_quanta: Default::default(),
             in_now: Default::default(), in_query_port: Default::default(),
             c1_reset: Default::default(), c1_cfg_write: Default::default(), c1_cfg_address: Default::default(),
-            c1_cfg_data: Default::default(), c1_arrival: Default::default(), c1_release: Default::default(),
+            c1_cfg_data: Default::default(), c1_arrival: Default::default(), c1_probe: Default::default(), c1_release: Default::default(),
             c1_ingress_port: Default::default(), c1_egress_port: Default::default(), c1_bytes: Default::default(),
             c1_lossless: Default::default(), c1_pfc: Default::default(), c1_classes: Default::default(),
             c1_quanta: Default::default(), c1_now: Default::default(), c1_query_port: Default::default(),
             c1_tc: Default::default(), c1_pool: Default::default(), c1_class_lossless: Default::default(),
             c1_retransmit: Default::default(), c1_trimmable: Default::default(),
             c1_in_address: Default::default(), c1_eg_address: Default::default(),
-            s1_arrival: Default::default(), s1_release: Default::default(), s1_in_address: Default::default(),
+            s1_arrival: Default::default(), s1_probe: Default::default(), s1_release: Default::default(), s1_in_address: Default::default(),
             s1_eg_address: Default::default(), s1_port_address: Default::default(), s1_pool: Default::default(),
             s1_pool_size: Default::default(), s1_tc: Default::default(), s1_lossless: Default::default(),
             s1_trimmable: Default::default(), s1_bytes: Default::default(), s1_pfc: Default::default(),
@@ -442,12 +449,12 @@ impl<const A: usize> Logic for BufferManager<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, port_select,
-            in_reset, in_cfg_write, in_cfg_address, in_cfg_data, in_arrival, in_release, in_ingress_port,
+            in_reset, in_cfg_write, in_cfg_address, in_cfg_data, in_arrival, in_probe, in_release, in_ingress_port,
             in_egress_port, in_dscp, in_bytes, in_pool, in_lossless, in_pfc, in_classes, in_quanta, in_now, in_query_port,
-            c1_reset, c1_cfg_write, c1_cfg_address, c1_cfg_data, c1_arrival, c1_release, c1_ingress_port,
+            c1_reset, c1_cfg_write, c1_cfg_address, c1_cfg_data, c1_arrival, c1_probe, c1_release, c1_ingress_port,
             c1_egress_port, c1_bytes, c1_lossless, c1_pfc, c1_classes, c1_quanta, c1_now, c1_query_port,
             c1_tc, c1_pool, c1_class_lossless, c1_retransmit, c1_trimmable, c1_in_address, c1_eg_address,
-            s1_arrival, s1_release, s1_in_address, s1_eg_address, s1_port_address, s1_pool, s1_pool_size, s1_tc,
+            s1_arrival, s1_probe, s1_release, s1_in_address, s1_eg_address, s1_port_address, s1_pool, s1_pool_size, s1_tc,
             s1_lossless, s1_trimmable, s1_bytes, s1_pfc, s1_classes, s1_quanta, s1_now,
             s2_valid, s2_release, s2_admitted, s2_drop, s2_headroom, s2_tc, s2_pool, s2_lossless, s2_bytes, s2_queue,
             s2_pause, s2_resume, s2_classes, s2_pfc, s2_until, s2_query, s2_query_bytes, s2_trimmed, s2_trimmed_dscp);
@@ -463,6 +470,7 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.in_cfg_address.d.next = self.cfg_address.val();
         self.in_cfg_data.d.next = self.cfg_data.val();
         self.in_arrival.d.next = self.ev_arrival.val();
+        self.in_probe.d.next = self.ev_arrival.val() & self.ev_probe.val();
         self.in_release.d.next = self.ev_release.val();
         self.in_ingress_port.d.next = self.ev_ingress_port.val();
         self.in_egress_port.d.next = self.ev_egress_port.val();
@@ -551,6 +559,7 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.c1_cfg_address.d.next = self.in_cfg_address.q.val();
         self.c1_cfg_data.d.next = self.in_cfg_data.q.val();
         self.c1_arrival.d.next = self.in_arrival.q.val();
+        self.c1_probe.d.next = self.in_probe.q.val();
         self.c1_release.d.next = self.in_release.q.val();
         self.c1_ingress_port.d.next = self.in_ingress_port.q.val();
         self.c1_egress_port.d.next = self.in_egress_port.q.val();
@@ -609,6 +618,7 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.s1_port_address.d.next = bit_cast::<A, 8>(self.c1_egress_port.q.val());
         self.s1_trimmable.d.next = self.c1_trimmable.q.val();
         self.s1_arrival.d.next = self.c1_arrival.q.val() & !self.c1_release.q.val() & !self.c1_reset.q.val();
+        self.s1_probe.d.next = self.c1_probe.q.val() & !self.c1_release.q.val();
         self.s1_release.d.next = self.c1_release.q.val() & !self.c1_reset.q.val();
         self.s1_pool.d.next = self.c1_pool.q.val();
         self.s1_pool_size.d.next = self.regs.pool_size_bytes.val();
@@ -678,7 +688,7 @@ impl<const A: usize> Logic for BufferManager<A> {
         }
         // Egress admission: only lossy packets are limited.
         self.egress_drop.next = self.drop_none.val();
-        if self.s1_arrival.q.val() & (self.ingress_drop.val() == self.drop_none.val()) & !self.s1_lossless.q.val() {
+        if self.s1_arrival.q.val() & !self.s1_probe.q.val() & (self.ingress_drop.val() == self.drop_none.val()) & !self.s1_lossless.q.val() {
             if self.egress_ram.read_data.val() + self.bytes32.val() > self.lookahead.limit_bytes.val() {
                 self.egress_drop.next = self.drop_egress_limit.val();
             } else if self.pool_egress_now.val() + self.bytes32.val() > self.s1_pool_size.q.val() {
@@ -712,7 +722,7 @@ impl<const A: usize> Logic for BufferManager<A> {
             self.ingress_next.next = self.ingress_ram.read_data.val();
             self.pool_next.next = self.pool_now.val();
         }
-        self.added_at_egress.next = self.s1_arrival.q.val() & (self.drop_code.val() == self.drop_none.val()) & !self.trim_try.val();
+        self.added_at_egress.next = self.s1_arrival.q.val() & !self.s1_probe.q.val() & (self.drop_code.val() == self.drop_none.val()) & !self.trim_try.val();
         if self.added_at_egress.val() {
             self.egress_next.next = self.egress_ram.read_data.val() + self.bytes32.val();
             self.port_next.next = self.port_ram.read_data.val() + self.bytes32.val();
@@ -769,7 +779,8 @@ impl<const A: usize> Logic for BufferManager<A> {
             self.egress_write_data.next = self.egress1_ram.read_data.val() + self.trim_charge.val();
         }
         // Sub-block inputs are assigned once (see `crate::forwarding_ram`).
-        self.counters_write.next = (self.s1_arrival.q.val() | self.s1_release.q.val()) & !self.c1_reset.q.val();
+        // A probe writes nothing.
+        self.counters_write.next = ((self.s1_arrival.q.val() & !self.s1_probe.q.val()) | self.s1_release.q.val()) & !self.c1_reset.q.val();
         self.ingress_ram.write_address.next = self.ingress_write_address.val();
         self.ingress_ram.write_data.next = self.ingress_write_data.val();
         self.ingress_ram.write_enable.next = self.counters_write.val();
@@ -813,7 +824,7 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.sweep.clock.next = self.clock.val();
         self.sweep.reset.next = self.c1_reset.q.val();
         self.sweep.cfg_write.next = self.c1_cfg_write.q.val();
-        self.sweep.pause_valid.next = self.pause_now.val();
+        self.sweep.pause_valid.next = self.pause_now.val() & !self.s1_probe.q.val();
         self.sweep.pause_address.next = self.s1_in_address.q.val();
         self.sweep.pause_due_ns.next = self.s1_now.q.val() + (self.pfc.pause_ns.val() >> 1);
         self.sweep.now_ns.next = self.c1_now.q.val();

@@ -70,7 +70,7 @@
 
 mod least_occupied;
 mod port_state;
-mod registers;
+pub mod registers;
 mod set_table;
 mod slot_table;
 mod table_map;

@@ -1,0 +1,55 @@
+//! Events per second of `sswitch replay` on each engine, on the default
+//! scenario's trace (128 ports, 500 us), in one run:
+//!
+//!   cargo bench --bench replay_engines
+//!
+//! The reference and the Verilog engine (Verilator, the model compiled
+//! beforehand and not timed) replay the whole trace; the rust_hdl engine
+//! replays its first `SSWITCH_HDL_LINES` lines (default 2,000), as the
+//! whole trace would take it hours. Lines are parsed and answered as by
+//! `sswitch replay` (JSON in, JSON out), without writing them anywhere.
+
+use reference::config::Document;
+use reference::replay::Replayer;
+use reference::sim::{built_in, scenario_config, scenario_ports, SimOptions};
+use reference::switch::{Switch, SwitchIdentity};
+use std::time::Instant;
+use testbench::datapath_replay::{compare_engines, hardware_engine, HardwareEngine};
+
+const IDENTITY: SwitchIdentity = SwitchIdentity { node_id: 1, sim_seed: 1, run: 0 };
+
+fn main() {
+    let checked = built_in("default").expect("built in").check().expect("valid");
+    let options = SimOptions { node_id: 1, component_name: "switch-1".into(), progress: None, record_files: None };
+    let mut trace = Vec::new();
+    reference::sim::run(&Document::defaults(), &checked, IDENTITY, options, Some(&mut trace)).expect("simulated");
+    let lines: Vec<String> = String::from_utf8(trace).expect("UTF-8").lines().map(str::to_owned).collect();
+    let switch = || {
+        let (config, plan) = scenario_config(&Document::defaults(), &checked).expect("config");
+        Switch::new(&config, plan, scenario_ports(&config, &checked), IDENTITY, Default::default()).expect("switch")
+    };
+    println!("default scenario: {} events, 128 ports, 128 flow tables", lines.len());
+
+    let started = Instant::now();
+    let mut reference = Replayer::new(switch());
+    let expected: Vec<_> = lines.iter().filter_map(|l| reference.line(l).expect("valid line")).collect();
+    report("reference", lines.len(), started.elapsed().as_secs_f64());
+
+    let mut verilog = hardware_engine(HardwareEngine::Verilog, &switch(), IDENTITY, 128).expect("a Verilator model");
+    let started = Instant::now();
+    let actual: Vec<_> = lines.iter().filter_map(|l| verilog(l).expect("valid line")).collect();
+    report("verilog (Verilator)", lines.len(), started.elapsed().as_secs_f64());
+    let c = compare_engines(&expected, &actual).expect("the engines agree");
+    println!("  agreement: {c:?}");
+
+    let n: usize = std::env::var("SSWITCH_HDL_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000).min(lines.len());
+    let mut hdl = hardware_engine(HardwareEngine::Hdl, &switch(), IDENTITY, 128).expect("the rust_hdl datapath");
+    let started = Instant::now();
+    let actual: Vec<_> = lines[..n].iter().filter_map(|l| hdl(l).expect("valid line")).collect();
+    report(&format!("hdl (rust_hdl), first {n} events"), n, started.elapsed().as_secs_f64());
+    compare_engines(&expected[..actual.len()], &actual).expect("the engines agree");
+}
+
+fn report(engine: &str, events: usize, seconds: f64) {
+    println!("{engine}: {events} events in {seconds:.2} s, {:.0} events/s", events as f64 / seconds);
+}

@@ -1,0 +1,561 @@
+//! The switch datapath: the four blocks joined as the reference's
+//! `reference::switch::Switch` joins its models, one event at a time,
+//! bit-exact with it.
+//!
+//! ```text
+//!            ┌──────────── sequencer (one event at a time) ─────────────┐
+//!  arrive ─► ecmp_hash ─► flow hash ─┐                                   │
+//!        └─► buffer_manager probe ─► class, ingress refused? ─┐          │
+//!            refresh: buffer_manager query (egress bytes, paused classes
+//!                     at now) ─► flowlet_table port state, every port    │
+//!            flowlet_table select ─► egress port ─► buffer_manager arrival
+//!                     admitted ─► flowlet_table commit, ecn_marker update
+//!  tx_start ─► ecn_marker decide      depart ─► buffer_manager release
+//!  pfc_rx   ─► buffer_manager (pause deadlines; the refresh carries them
+//!              to the flowlet table)
+//! ```
+//!
+//! Parameters (checked by [`SwitchDatapath::new`]): `A = P + 3`, the
+//! buffer manager's and ECN marker's (port, pool) address bits; `P`, port
+//! bits (up to 2^P ports); `S`, `T`, `E = S + 6`: the flowlet table's set
+//! id bits, slot address bits (2^(T-9) flow tables) and lookup bits.
+//!
+//! Ports, by channel (all synchronous to `clock`):
+//! * control: `reset` (synchronous: back to idle; every block drops what
+//!   it has in flight; the flowlet table forgets its flows and sweeps)
+//! * configuration: `cfg_write`, `cfg_block` ([`ConfigBlock`]: which
+//!   block's register map), `cfg_address` (8 bits), `cfg_data` (32); see
+//!   `docs/register_map.md`. The flowlet table's set-size writes are also
+//!   kept here, for the hash's `dpr` fallback. Writes are meant for idle
+//!   cycles (`ev_ready` high), as the replay gives them.
+//! * event (one at a time: taken in a cycle with `ev_valid` and
+//!   `ev_ready`): `ev_kind` ([`EventKind`]), `now_ns` (32 bits, ns, held
+//!   until the result), `ev_port` (an arrival's ingress port; a PFC
+//!   frame's port; a packet's ingress port on `tx_start` and `depart`),
+//!   `ev_dscp`, `ev_ect`, `ev_bytes` (an arrival's bytes without the
+//!   Ethernet header; a packet's charged bytes), the flow key `ev_proto`,
+//!   `ev_src`, `ev_dst`, `ev_sport`, `ev_dport`, `ev_set` (S bits: the
+//!   equal-cost set), the tag of an admitted packet `tag_egress_port`,
+//!   `tag_pool`, `tag_lossless` (kept by the harness, next to the packet,
+//!   as a real design would), and `ev_classes`, `ev_quanta` of a PFC frame
+//! * result (one cycle, `result_valid`): `result_kind`, `admitted`,
+//!   `drop_reason` (the buffer manager's codes), `to_headroom`, `tc`,
+//!   `pool`, `lossless`, `charged_bytes`, `has_egress` with `egress_port`,
+//!   `flow_hash`, `pause_sent`, `trimmed`, `trimmed_dscp`, `ecn_marked`
+//!   (tx_start), `resume_sent` (depart), `paused_until_ns` (pfc_rx)
+//! * pause re-send, from the buffer manager's sweep: `resend_valid`,
+//!   `resend_port`, `resend_pool`, `resend_classes`, `resend_due_ns`
+//!
+//! Latency, from the cycle the event is taken to `result_valid`
+//! ([`arrival_cycles`], [`TX_START_CYCLES`], [`BUFFER_EVENT_CYCLES`]):
+//! an arrival 2^P + 50 cycles (2^P: the port-state refresh; 66 at 16
+//! ports, 178 at 128), 28 when the ingress refuses it; `tx_start` 7;
+//! `depart` and `pfc_rx` 6. The next event can be taken in the cycle of
+//! the result. See [`sequencer`] for why arrivals are not overlapped.
+//!
+//! Pause re-sends come from the buffer manager's sweep as time passes
+//! (its `now_ns` is the last event's time): they are the one answer whose
+//! timing differs from the reference's, which emits them before the event
+//! at or after their due time.
+
+pub mod sequencer;
+
+use crate::buffer_manager::{BufferManager, DropCode};
+use crate::build_checks::{check_ports, zero_ram, BuildError};
+use crate::ecmp_hash::EcmpHash;
+use crate::ecn_marker::EcnMarker;
+use crate::flowlet_table::registers::Registers as FlowletRegisters;
+use crate::flowlet_table::{FlowletTable, TIME_BITS};
+
+// The kernel writes the flowlet table's time width as a literal (a Rust
+// constant would become a bare Verilog name).
+const _: () = assert!(TIME_BITS == 50);
+use reference::register_map::{CFG_BLOCK_BUFFER_MANAGER, CFG_BLOCK_ECMP_HASH, CFG_BLOCK_ECN_MARKER, CFG_BLOCK_FLOWLET_TABLE};
+use rust_hdl::prelude::*;
+use rust_hdl::widgets::prelude::RAM;
+pub use sequencer::EventKind;
+use sequencer::Sequencer;
+
+/// Which block a configuration write goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigBlock {
+    EcmpHash = CFG_BLOCK_ECMP_HASH as isize,
+    FlowletTable = CFG_BLOCK_FLOWLET_TABLE as isize,
+    BufferManager = CFG_BLOCK_BUFFER_MANAGER as isize,
+    EcnMarker = CFG_BLOCK_ECN_MARKER as isize,
+}
+
+impl ConfigBlock {
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+
+    fn constant(self) -> Constant<Bits<2>> {
+        Constant::new(Bits::<2>::from(self as u8 as LiteralType))
+    }
+}
+
+/// Cycles from taking an arrival to its result, for `2^port_bits` ports;
+/// `refused`: the ingress refused it (no refresh, no select). The steps:
+/// taken, the key (hash latency), to the refresh, the refresh (every port
+/// and the buffer manager's query latency), the select (flowlet latency),
+/// to the arrival, the arrival (buffer-manager latency), the result.
+pub const fn arrival_cycles(port_bits: usize, refused: bool) -> usize {
+    let to_hash_answer = 1 + crate::ecmp_hash::LATENCY;
+    let arrival = 1 + crate::buffer_manager::LATENCY + 1;
+    if refused {
+        to_hash_answer + arrival
+    } else {
+        to_hash_answer + 1 + (1 << port_bits) + crate::buffer_manager::LATENCY + crate::flowlet_table::LATENCY + arrival
+    }
+}
+
+/// Cycles from taking a `tx_start` to its result.
+pub const TX_START_CYCLES: usize = 1 + crate::ecn_marker::LATENCY + 1;
+/// Cycles from taking a `depart` or `pfc_rx` to its result.
+pub const BUFFER_EVENT_CYCLES: usize = 1 + crate::buffer_manager::LATENCY + 1;
+
+#[derive(LogicBlock)]
+pub struct SwitchDatapath<const A: usize, const P: usize, const S: usize, const T: usize, const E: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // configuration channel
+    pub cfg_write: Signal<In, Bit>,
+    pub cfg_block: Signal<In, Bits<2>>,
+    pub cfg_address: Signal<In, Bits<8>>,
+    pub cfg_data: Signal<In, Bits<32>>,
+    // event channel
+    pub ev_valid: Signal<In, Bit>,
+    pub ev_ready: Signal<Out, Bit>,
+    pub ev_kind: Signal<In, Bits<2>>,
+    pub now_ns: Signal<In, Bits<32>>,
+    pub ev_port: Signal<In, Bits<8>>,
+    pub ev_dscp: Signal<In, Bits<6>>,
+    pub ev_ect: Signal<In, Bit>,
+    pub ev_bytes: Signal<In, Bits<16>>,
+    pub ev_proto: Signal<In, Bits<8>>,
+    pub ev_src: Signal<In, Bits<32>>,
+    pub ev_dst: Signal<In, Bits<32>>,
+    pub ev_sport: Signal<In, Bits<16>>,
+    pub ev_dport: Signal<In, Bits<16>>,
+    pub ev_set: Signal<In, Bits<S>>,
+    pub tag_egress_port: Signal<In, Bits<8>>,
+    pub tag_pool: Signal<In, Bits<3>>,
+    pub tag_lossless: Signal<In, Bit>,
+    pub ev_classes: Signal<In, Bits<8>>,
+    pub ev_quanta: Signal<In, Bits<16>>,
+    // result channel
+    pub result_valid: Signal<Out, Bit>,
+    pub result_kind: Signal<Out, Bits<2>>,
+    pub admitted: Signal<Out, Bit>,
+    pub drop_reason: Signal<Out, Bits<3>>,
+    pub to_headroom: Signal<Out, Bit>,
+    pub tc: Signal<Out, Bits<3>>,
+    pub pool: Signal<Out, Bits<3>>,
+    pub lossless: Signal<Out, Bit>,
+    pub charged_bytes: Signal<Out, Bits<16>>,
+    pub has_egress: Signal<Out, Bit>,
+    pub egress_port: Signal<Out, Bits<8>>,
+    pub flow_hash: Signal<Out, Bits<16>>,
+    pub pause_sent: Signal<Out, Bit>,
+    pub trimmed: Signal<Out, Bit>,
+    pub trimmed_dscp: Signal<Out, Bits<6>>,
+    pub ecn_marked: Signal<Out, Bit>,
+    pub resume_sent: Signal<Out, Bit>,
+    pub paused_until_ns: Signal<Out, Bits<32>>,
+    // pause re-send channel
+    pub resend_valid: Signal<Out, Bit>,
+    pub resend_port: Signal<Out, Bits<8>>,
+    pub resend_pool: Signal<Out, Bits<3>>,
+    pub resend_classes: Signal<Out, Bits<8>>,
+    pub resend_due_ns: Signal<Out, Bits<32>>,
+    // the blocks
+    sequencer: Sequencer<P>,
+    hash: EcmpHash,
+    flowlet: FlowletTable<P, S, T, E>,
+    buffer: BufferManager<A>,
+    ecn: EcnMarker<A>,
+    set_registers: FlowletRegisters<S>,
+    set_size_ram: RAM<Bits<7>, S>,
+    // the event taken, held until its result
+    kind_held: DFF<Bits<2>>,
+    now_held: DFF<Bits<32>>,
+    port_held: DFF<Bits<8>>,
+    dscp_held: DFF<Bits<6>>,
+    ect_held: DFF<Bit>,
+    bytes_held: DFF<Bits<16>>,
+    proto_held: DFF<Bits<8>>,
+    src_held: DFF<Bits<32>>,
+    dst_held: DFF<Bits<32>>,
+    sport_held: DFF<Bits<16>>,
+    dport_held: DFF<Bits<16>>,
+    set_held: DFF<Bits<S>>,
+    tag_egress_held: DFF<Bits<8>>,
+    tag_pool_held: DFF<Bits<3>>,
+    tag_lossless_held: DFF<Bit>,
+    classes_held: DFF<Bits<8>>,
+    quanta_held: DFF<Bits<16>>,
+    // what the blocks answered on the way
+    flow_hash_held: DFF<Bits<16>>,
+    class_tc_held: DFF<Bits<3>>,
+    member_held: DFF<Bits<6>>,
+    egress_held: DFF<Bits<8>>,
+    has_slot_held: DFF<Bit>,
+    slot_held: DFF<Bits<16>>,
+    // the result
+    result_ready: DFF<Bit>,
+    admitted_held: DFF<Bit>,
+    drop_held: DFF<Bits<3>>,
+    headroom_held: DFF<Bit>,
+    tc_held: DFF<Bits<3>>,
+    pool_held: DFF<Bits<3>>,
+    lossless_held: DFF<Bit>,
+    charged_held: DFF<Bits<16>>,
+    pause_held: DFF<Bit>,
+    trimmed_held: DFF<Bit>,
+    trimmed_dscp_held: DFF<Bits<6>>,
+    marked_held: DFF<Bit>,
+    resume_held: DFF<Bit>,
+    until_held: DFF<Bits<32>>,
+    // codes
+    block_hash: Constant<Bits<2>>,
+    block_flowlet: Constant<Bits<2>>,
+    block_buffer: Constant<Bits<2>>,
+    block_ecn: Constant<Bits<2>>,
+    kind_arrive: Constant<Bits<2>>,
+    kind_depart: Constant<Bits<2>>,
+    kind_tx_start: Constant<Bits<2>>,
+    drop_headroom_full: Constant<Bits<3>>,
+    drop_pool_full: Constant<Bits<3>>,
+}
+
+fn code3(code: DropCode) -> Constant<Bits<3>> {
+    Constant::new(Bits::<3>::from(code as u8 as LiteralType))
+}
+
+fn kind2(kind: EventKind) -> Constant<Bits<2>> {
+    Constant::new(Bits::<2>::from(kind as u8 as LiteralType))
+}
+
+impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: usize> SwitchDatapath<A, P, S, T, E> {
+    /// The datapath of a switch with `ports` ports.
+    pub fn new(ports: usize) -> Result<Self, BuildError> {
+        Self::build(ports, true)
+    }
+
+    /// A deliberately wrong build for the fault-injection tests: the port
+    /// state is never refreshed, so the flowlet table selects on stale
+    /// (zero) occupancy and pause state.
+    pub fn without_port_refresh(ports: usize) -> Result<Self, BuildError> {
+        Self::build(ports, false)
+    }
+
+    fn build(ports: usize, refresh: bool) -> Result<Self, BuildError> {
+        if A != P + 3 {
+            return Err(BuildError(format!("switch datapath: A = {A} address bits: must be P + 3 = {} (port and pool)", P + 3)));
+        }
+        check_ports::<A>("switch datapath", ports)?;
+        let flowlet = FlowletTable::<P, S, T, E>::new()?;
+        let buffer = BufferManager::<A>::new(ports)?;
+        let ecn = EcnMarker::<A>::new(ports)?;
+        let sequencer = if refresh { Sequencer::default() } else { Sequencer::without_refresh() };
+        Ok(Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cfg_write: Default::default(),
+            cfg_block: Default::default(),
+            cfg_address: Default::default(),
+            cfg_data: Default::default(),
+            ev_valid: Default::default(),
+            ev_ready: Default::default(),
+            ev_kind: Default::default(),
+            now_ns: Default::default(),
+            ev_port: Default::default(),
+            ev_dscp: Default::default(),
+            ev_ect: Default::default(),
+            ev_bytes: Default::default(),
+            ev_proto: Default::default(),
+            ev_src: Default::default(),
+            ev_dst: Default::default(),
+            ev_sport: Default::default(),
+            ev_dport: Default::default(),
+            ev_set: Default::default(),
+            tag_egress_port: Default::default(),
+            tag_pool: Default::default(),
+            tag_lossless: Default::default(),
+            ev_classes: Default::default(),
+            ev_quanta: Default::default(),
+            result_valid: Default::default(),
+            result_kind: Default::default(),
+            admitted: Default::default(),
+            drop_reason: Default::default(),
+            to_headroom: Default::default(),
+            tc: Default::default(),
+            pool: Default::default(),
+            lossless: Default::default(),
+            charged_bytes: Default::default(),
+            has_egress: Default::default(),
+            egress_port: Default::default(),
+            flow_hash: Default::default(),
+            pause_sent: Default::default(),
+            trimmed: Default::default(),
+            trimmed_dscp: Default::default(),
+            ecn_marked: Default::default(),
+            resume_sent: Default::default(),
+            paused_until_ns: Default::default(),
+            resend_valid: Default::default(),
+            resend_port: Default::default(),
+            resend_pool: Default::default(),
+            resend_classes: Default::default(),
+            resend_due_ns: Default::default(),
+            sequencer,
+            hash: Default::default(),
+            flowlet,
+            buffer,
+            ecn,
+            set_registers: Default::default(),
+            set_size_ram: zero_ram(),
+            kind_held: Default::default(),
+            now_held: Default::default(),
+            port_held: Default::default(),
+            dscp_held: Default::default(),
+            ect_held: Default::default(),
+            bytes_held: Default::default(),
+            proto_held: Default::default(),
+            src_held: Default::default(),
+            dst_held: Default::default(),
+            sport_held: Default::default(),
+            dport_held: Default::default(),
+            set_held: Default::default(),
+            tag_egress_held: Default::default(),
+            tag_pool_held: Default::default(),
+            tag_lossless_held: Default::default(),
+            classes_held: Default::default(),
+            quanta_held: Default::default(),
+            flow_hash_held: Default::default(),
+            class_tc_held: Default::default(),
+            member_held: Default::default(),
+            egress_held: Default::default(),
+            has_slot_held: Default::default(),
+            slot_held: Default::default(),
+            result_ready: Default::default(),
+            admitted_held: Default::default(),
+            drop_held: Default::default(),
+            headroom_held: Default::default(),
+            tc_held: Default::default(),
+            pool_held: Default::default(),
+            lossless_held: Default::default(),
+            charged_held: Default::default(),
+            pause_held: Default::default(),
+            trimmed_held: Default::default(),
+            trimmed_dscp_held: Default::default(),
+            marked_held: Default::default(),
+            resume_held: Default::default(),
+            until_held: Default::default(),
+            block_hash: ConfigBlock::EcmpHash.constant(),
+            block_flowlet: ConfigBlock::FlowletTable.constant(),
+            block_buffer: ConfigBlock::BufferManager.constant(),
+            block_ecn: ConfigBlock::EcnMarker.constant(),
+            kind_arrive: kind2(EventKind::Arrive),
+            kind_depart: kind2(EventKind::Depart),
+            kind_tx_start: kind2(EventKind::TxStart),
+            drop_headroom_full: code3(DropCode::HeadroomFull),
+            drop_pool_full: code3(DropCode::PoolFull),
+        })
+    }
+
+    /// How many flow tables the flowlet table holds.
+    pub const fn tables() -> usize {
+        FlowletTable::<P, S, T, E>::tables()
+    }
+}
+
+impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: usize> Logic for SwitchDatapath<A, P, S, T, E> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, kind_held, now_held, port_held, dscp_held, ect_held, bytes_held, proto_held, src_held, dst_held,
+            sport_held, dport_held, set_held, tag_egress_held, tag_pool_held, tag_lossless_held, classes_held, quanta_held,
+            flow_hash_held, class_tc_held, member_held, egress_held, has_slot_held, slot_held,
+            result_ready, admitted_held, drop_held, headroom_held, tc_held, pool_held, lossless_held, charged_held,
+            pause_held, trimmed_held, trimmed_dscp_held, marked_held, resume_held, until_held);
+        // Clocks and resets.
+        self.sequencer.clock.next = self.clock.val();
+        self.hash.clock.next = self.clock.val();
+        self.flowlet.clock.next = self.clock.val();
+        self.buffer.clock.next = self.clock.val();
+        self.ecn.clock.next = self.clock.val();
+        self.set_registers.clock.next = self.clock.val();
+        self.set_size_ram.read_clock.next = self.clock.val();
+        self.set_size_ram.write_clock.next = self.clock.val();
+        self.sequencer.reset.next = self.reset.val();
+        self.hash.reset.next = self.reset.val();
+        self.flowlet.reset.next = self.reset.val();
+        self.buffer.reset.next = self.reset.val();
+        self.ecn.reset.next = self.reset.val();
+        // Configuration: one block's register map per write.
+        self.hash.cfg_write.next = self.cfg_write.val() & (self.cfg_block.val() == self.block_hash.val());
+        self.flowlet.cfg_write.next = self.cfg_write.val() & (self.cfg_block.val() == self.block_flowlet.val());
+        self.set_registers.cfg_write.next = self.cfg_write.val() & (self.cfg_block.val() == self.block_flowlet.val());
+        self.buffer.cfg_write.next = self.cfg_write.val() & (self.cfg_block.val() == self.block_buffer.val());
+        self.ecn.cfg_write.next = self.cfg_write.val() & (self.cfg_block.val() == self.block_ecn.val());
+        self.hash.cfg_address.next = self.cfg_address.val();
+        self.flowlet.cfg_address.next = self.cfg_address.val();
+        self.set_registers.cfg_address.next = self.cfg_address.val();
+        self.buffer.cfg_address.next = self.cfg_address.val();
+        self.ecn.cfg_address.next = self.cfg_address.val();
+        self.hash.cfg_data.next = self.cfg_data.val();
+        self.flowlet.cfg_data.next = self.cfg_data.val();
+        self.set_registers.cfg_data.next = self.cfg_data.val();
+        self.buffer.cfg_data.next = self.cfg_data.val();
+        self.ecn.cfg_data.next = self.cfg_data.val();
+        // The set sizes, for the hash (read in the cycle the event is taken).
+        self.set_size_ram.write_enable.next = self.set_registers.size_write.val();
+        self.set_size_ram.write_address.next = self.set_registers.set_select.val();
+        self.set_size_ram.write_data.next = self.set_registers.set_size.val();
+        self.set_size_ram.read_address.next = self.ev_set.val();
+        // The sequencer: handshake and the blocks' answers.
+        self.sequencer.ev_valid.next = self.ev_valid.val();
+        self.sequencer.ev_kind.next = self.ev_kind.val();
+        self.ev_ready.next = self.sequencer.ev_ready.val();
+        self.sequencer.flowlet_ready.next = self.flowlet.ready.val();
+        self.sequencer.hash_answered.next = self.hash.hash_valid.val();
+        self.sequencer.probe_answered.next = self.buffer.result_valid.val();
+        self.sequencer.ingress_refused.next =
+            (self.buffer.drop_reason.val() == self.drop_headroom_full.val()) | (self.buffer.drop_reason.val() == self.drop_pool_full.val());
+        self.sequencer.select_answered.next = self.flowlet.result_valid.val();
+        self.sequencer.buffer_answered.next = self.buffer.result_valid.val();
+        self.sequencer.decision_answered.next = self.ecn.decision_valid.val();
+        // The event taken.
+        if self.sequencer.accept.val() {
+            self.kind_held.d.next = self.ev_kind.val();
+            self.now_held.d.next = self.now_ns.val();
+            self.port_held.d.next = self.ev_port.val();
+            self.dscp_held.d.next = self.ev_dscp.val();
+            self.ect_held.d.next = self.ev_ect.val();
+            self.bytes_held.d.next = self.ev_bytes.val();
+            self.proto_held.d.next = self.ev_proto.val();
+            self.src_held.d.next = self.ev_src.val();
+            self.dst_held.d.next = self.ev_dst.val();
+            self.sport_held.d.next = self.ev_sport.val();
+            self.dport_held.d.next = self.ev_dport.val();
+            self.set_held.d.next = self.ev_set.val();
+            self.tag_egress_held.d.next = self.tag_egress_port.val();
+            self.tag_pool_held.d.next = self.tag_pool.val();
+            self.tag_lossless_held.d.next = self.tag_lossless.val();
+            self.classes_held.d.next = self.ev_classes.val();
+            self.quanta_held.d.next = self.ev_quanta.val();
+        }
+        // ECMP hash: the key, with the set's size.
+        self.hash.key_valid.next = self.sequencer.issue_key.val();
+        self.hash.key_proto.next = self.proto_held.q.val();
+        self.hash.key_src.next = self.src_held.q.val();
+        self.hash.key_dst.next = self.dst_held.q.val();
+        self.hash.key_sport.next = self.sport_held.q.val();
+        self.hash.key_dport.next = self.dport_held.q.val();
+        self.hash.set_size.next = self.set_size_ram.read_data.val();
+        if self.hash.hash_valid.val() {
+            self.flow_hash_held.d.next = self.hash.flow_hash.val();
+        }
+        // Buffer manager: the probe, the arrival, release and PFC frames,
+        // and the refresh's queries.
+        self.buffer.ev_arrival.next = self.sequencer.issue_key.val() | self.sequencer.issue_arrival.val();
+        self.buffer.ev_probe.next = self.sequencer.issue_key.val();
+        self.buffer.ev_release.next = self.sequencer.issue_release.val();
+        self.buffer.ev_pfc.next = self.sequencer.issue_pfc.val();
+        self.buffer.ev_ingress_port.next = self.port_held.q.val();
+        self.buffer.ev_egress_port.next = 0.into();
+        if self.kind_held.q.val() == self.kind_depart.val() {
+            self.buffer.ev_egress_port.next = self.tag_egress_held.q.val();
+        } else if self.sequencer.issue_arrival.val() & !self.sequencer.refused.val() {
+            self.buffer.ev_egress_port.next = self.egress_held.q.val();
+        }
+        self.buffer.ev_dscp.next = self.dscp_held.q.val();
+        self.buffer.ev_bytes.next = self.bytes_held.q.val();
+        self.buffer.ev_pool.next = self.tag_pool_held.q.val();
+        self.buffer.ev_lossless.next = self.tag_lossless_held.q.val();
+        self.buffer.ev_classes.next = self.classes_held.q.val();
+        self.buffer.ev_quanta.next = self.quanta_held.q.val();
+        self.buffer.now_ns.next = self.now_held.q.val();
+        self.buffer.query_port.next = self.sequencer.query_port.val();
+        if self.sequencer.latch_probe.val() {
+            self.class_tc_held.d.next = self.buffer.result_tc.val();
+        }
+        // Flowlet table: port state from the queries, then the select.
+        self.flowlet.occupancy_write.next = self.sequencer.port_write.val();
+        self.flowlet.occupancy_port.next = self.sequencer.port_written.val();
+        self.flowlet.occupancy_bytes.next = self.buffer.query_egress_bytes.val();
+        self.flowlet.pause_write.next = self.sequencer.port_write.val();
+        self.flowlet.pause_port.next = self.sequencer.port_written.val();
+        self.flowlet.paused_classes.next = self.buffer.query_paused.val();
+        self.flowlet.select_valid.next = self.sequencer.issue_select.val();
+        self.flowlet.select_set.next = self.set_held.q.val();
+        self.flowlet.flow_hash.next = self.flow_hash_held.q.val();
+        self.flowlet.tc.next = self.class_tc_held.q.val();
+        self.flowlet.now_ns.next = bit_cast::<50, 32>(self.now_held.q.val());
+        if self.sequencer.latch_select.val() {
+            self.member_held.d.next = self.flowlet.member.val();
+            self.egress_held.d.next = self.flowlet.egress_port.val();
+            self.has_slot_held.d.next = self.flowlet.has_slot.val();
+            self.slot_held.d.next = self.flowlet.slot.val();
+        }
+        // An admitted arrival: the slot, and the queue's average.
+        self.flowlet.commit_valid.next = self.sequencer.finish.val() & (self.kind_held.q.val() == self.kind_arrive.val())
+            & self.buffer.admitted.val() & self.has_slot_held.q.val();
+        self.flowlet.commit_slot.next = self.slot_held.q.val();
+        self.flowlet.commit_member.next = self.member_held.q.val();
+        self.flowlet.commit_ns.next = bit_cast::<50, 32>(self.now_held.q.val());
+        self.ecn.op_update.next = self.sequencer.finish.val() & (self.kind_held.q.val() == self.kind_arrive.val()) & self.buffer.admitted.val();
+        self.ecn.op_decide.next = self.sequencer.issue_decide.val();
+        self.ecn.queue_port.next = self.tag_egress_held.q.val();
+        self.ecn.queue_pool.next = self.tag_pool_held.q.val();
+        if self.kind_held.q.val() == self.kind_arrive.val() {
+            self.ecn.queue_port.next = self.egress_held.q.val();
+            self.ecn.queue_pool.next = self.buffer.result_pool.val();
+        }
+        self.ecn.queue_bytes.next = self.buffer.queue_bytes.val();
+        self.ecn.ect.next = self.ect_held.q.val();
+        // The result, registered when the sequencer finishes.
+        self.result_ready.d.next = self.sequencer.finish.val();
+        if self.sequencer.finish.val() {
+            self.marked_held.d.next = self.ecn.marked.val();
+            if self.kind_held.q.val() != self.kind_tx_start.val() {
+                self.admitted_held.d.next = self.buffer.admitted.val();
+                self.drop_held.d.next = self.buffer.drop_reason.val();
+                self.headroom_held.d.next = self.buffer.to_headroom.val();
+                self.tc_held.d.next = self.buffer.result_tc.val();
+                self.pool_held.d.next = self.buffer.result_pool.val();
+                self.lossless_held.d.next = self.buffer.result_lossless.val();
+                self.charged_held.d.next = self.buffer.charged_bytes.val();
+                self.pause_held.d.next = self.buffer.pause_request.val();
+                self.trimmed_held.d.next = self.buffer.trimmed.val();
+                self.trimmed_dscp_held.d.next = self.buffer.trimmed_dscp.val();
+                self.resume_held.d.next = self.buffer.resume_request.val();
+                self.until_held.d.next = self.buffer.paused_until_ns.val();
+            }
+        }
+        self.result_valid.next = self.result_ready.q.val();
+        self.result_kind.next = self.kind_held.q.val();
+        self.admitted.next = self.admitted_held.q.val();
+        self.drop_reason.next = self.drop_held.q.val();
+        self.to_headroom.next = self.headroom_held.q.val();
+        self.tc.next = self.tc_held.q.val();
+        self.pool.next = self.pool_held.q.val();
+        self.lossless.next = self.lossless_held.q.val();
+        self.charged_bytes.next = self.charged_held.q.val();
+        self.has_egress.next = !self.sequencer.refused.val();
+        self.egress_port.next = self.egress_held.q.val();
+        self.flow_hash.next = self.flow_hash_held.q.val();
+        self.pause_sent.next = self.pause_held.q.val();
+        self.trimmed.next = self.trimmed_held.q.val();
+        self.trimmed_dscp.next = self.trimmed_dscp_held.q.val();
+        self.ecn_marked.next = self.marked_held.q.val();
+        self.resume_sent.next = self.resume_held.q.val();
+        self.paused_until_ns.next = self.until_held.q.val();
+        // Pause re-sends, as the buffer manager's sweep finds them.
+        self.resend_valid.next = self.buffer.resend_valid.val();
+        self.resend_port.next = self.buffer.resend_port.val();
+        self.resend_pool.next = self.buffer.resend_pool.val();
+        self.resend_classes.next = self.buffer.resend_classes.val();
+        self.resend_due_ns.next = self.buffer.resend_due_ns.val();
+    }
+}

@@ -1,0 +1,292 @@
+//! The switch datapath's sequencer: takes one event at a time and steps
+//! it through the blocks in the reference's order, one command per cycle.
+//!
+//! Parameters: `P`, port bits (the port-state refresh walks 2^P ports).
+//!
+//! Ports (all on `clock`):
+//! * control: `reset` (back to idle; the blocks drop what is in flight)
+//! * event handshake: `ev_valid`, `ev_kind` ([`EventKind`]), `ev_ready`
+//!   (out: idle, and the flowlet table's sweep is over), `flowlet_ready`
+//! * answers of the blocks: `hash_answered`, `probe_answered` with
+//!   `ingress_refused` (the probe's drop is an ingress drop),
+//!   `select_answered`, `buffer_answered`, `decision_answered`
+//! * commands, each a one-cycle strobe: `accept` (latch the event),
+//!   `issue_key` (flow key to the hash, ingress probe to the buffer
+//!   manager), `latch_probe`, `query_valid` with `query_port` (8 bits),
+//!   `port_write` with `port_written` (8 bits: the buffer manager's answer
+//!   for that port goes into the flowlet table's port state),
+//!   `issue_select`, `latch_select`, `issue_arrival` (with `refused`: the
+//!   ingress refused it, so no egress port was chosen), `issue_decide`,
+//!   `issue_release`, `issue_pfc`, `finish` (the event's answer is on the
+//!   blocks' outputs this cycle)
+//!
+//! An arrival, in cycles after `accept` (B = buffer-manager latency 4,
+//! H = hash latency 21, F = flowlet latency 17):
+//!
+//! ```text
+//!  Start: key + probe ─► WaitHash (probe answer at B, hash at H)
+//!    refused ─► Arrive ─► WaitBuffer ─► finish                 H + B + 3
+//!    passed  ─► Refresh: query port k, write port k - B, k = 0 .. 2^P + B - 1
+//!            ─► Select ─► WaitSelect (F) ─► Arrive ─► WaitBuffer ─► finish
+//!                                                  H + 2^P + F + 2B + 5
+//!  tx_start: Decide ─► WaitDecide (5) ─► finish; depart, pfc_rx: Release /
+//!  Pfc ─► WaitBuffer (B) ─► finish
+//! ```
+//!
+//! Why one event at a time: the reference selects each packet's member
+//! with the egress occupancy after every earlier packet's admission, and
+//! with its pause state at the packet's own time. The refresh copies both
+//! from the buffer manager for every port just before the select, so the
+//! flowlet table's view is exact; pipelining arrivals would let a select
+//! miss admissions still in flight.
+
+use rust_hdl::prelude::*;
+
+/// Event kinds on `ev_kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    Arrive = 0,
+    TxStart = 1,
+    Depart = 2,
+    PfcRx = 3,
+}
+
+impl EventKind {
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+
+    fn constant(self) -> Constant<Bits<2>> {
+        Constant::new(Bits::<2>::from(self as u8 as LiteralType))
+    }
+}
+
+/// Buffer-manager latency the refresh waits for (its query answers then).
+const BUFFER_LATENCY: usize = 4;
+const _: () = assert!(BUFFER_LATENCY == crate::buffer_manager::LATENCY);
+// The probe answers before the hash does, so the sequencer waits for the hash.
+const _: () = assert!(crate::ecmp_hash::LATENCY > crate::buffer_manager::LATENCY);
+
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum SequencerState {
+    Idle,
+    Start,
+    WaitHash,
+    Refresh,
+    Select,
+    WaitSelect,
+    Arrive,
+    WaitBuffer,
+    Decide,
+    WaitDecide,
+    Release,
+    Pfc,
+}
+
+#[derive(LogicBlock)]
+pub struct Sequencer<const P: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // event handshake
+    pub ev_valid: Signal<In, Bit>,
+    pub ev_kind: Signal<In, Bits<2>>,
+    pub ev_ready: Signal<Out, Bit>,
+    pub flowlet_ready: Signal<In, Bit>,
+    // answers of the blocks
+    pub hash_answered: Signal<In, Bit>,
+    pub probe_answered: Signal<In, Bit>,
+    pub ingress_refused: Signal<In, Bit>,
+    pub select_answered: Signal<In, Bit>,
+    pub buffer_answered: Signal<In, Bit>,
+    pub decision_answered: Signal<In, Bit>,
+    // commands
+    pub accept: Signal<Out, Bit>,
+    pub issue_key: Signal<Out, Bit>,
+    pub latch_probe: Signal<Out, Bit>,
+    pub query_valid: Signal<Out, Bit>,
+    pub query_port: Signal<Out, Bits<8>>,
+    pub port_write: Signal<Out, Bit>,
+    pub port_written: Signal<Out, Bits<8>>,
+    pub issue_select: Signal<Out, Bit>,
+    pub latch_select: Signal<Out, Bit>,
+    pub issue_arrival: Signal<Out, Bit>,
+    pub refused: Signal<Out, Bit>,
+    pub issue_decide: Signal<Out, Bit>,
+    pub issue_release: Signal<Out, Bit>,
+    pub issue_pfc: Signal<Out, Bit>,
+    pub finish: Signal<Out, Bit>,
+    // state
+    state: DFF<SequencerState>,
+    /// Refresh step k: port k is queried, port k - B written.
+    refresh_step: DFF<Bits<10>>,
+    refused_flag: DFF<Bit>,
+    port_count: Constant<Bits<10>>,
+    refresh_last: Constant<Bits<10>>,
+    buffer_latency: Constant<Bits<10>>,
+    kind_arrive: Constant<Bits<2>>,
+    kind_tx_start: Constant<Bits<2>>,
+    kind_depart: Constant<Bits<2>>,
+}
+
+impl<const P: usize> Default for Sequencer<P> {
+    fn default() -> Self {
+        assert!((1..=8).contains(&P), "the sequencer walks 2^P ports, P = {P} is outside 1..8");
+        let ports = 1u64 << P;
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            ev_valid: Default::default(),
+            ev_kind: Default::default(),
+            ev_ready: Default::default(),
+            flowlet_ready: Default::default(),
+            hash_answered: Default::default(),
+            probe_answered: Default::default(),
+            ingress_refused: Default::default(),
+            select_answered: Default::default(),
+            buffer_answered: Default::default(),
+            decision_answered: Default::default(),
+            accept: Default::default(),
+            issue_key: Default::default(),
+            latch_probe: Default::default(),
+            query_valid: Default::default(),
+            query_port: Default::default(),
+            port_write: Default::default(),
+            port_written: Default::default(),
+            issue_select: Default::default(),
+            latch_select: Default::default(),
+            issue_arrival: Default::default(),
+            refused: Default::default(),
+            issue_decide: Default::default(),
+            issue_release: Default::default(),
+            issue_pfc: Default::default(),
+            finish: Default::default(),
+            state: Default::default(),
+            refresh_step: Default::default(),
+            refused_flag: Default::default(),
+            port_count: Constant::new(Bits::<10>::from(ports as LiteralType)),
+            refresh_last: Constant::new(Bits::<10>::from((ports + BUFFER_LATENCY as u64 - 1) as LiteralType)),
+            buffer_latency: Constant::new(Bits::<10>::from(BUFFER_LATENCY as LiteralType)),
+            kind_arrive: EventKind::Arrive.constant(),
+            kind_tx_start: EventKind::TxStart.constant(),
+            kind_depart: EventKind::Depart.constant(),
+        }
+    }
+}
+
+impl<const P: usize> Sequencer<P> {
+    /// Wrong on purpose, for the fault-injection test: the refresh walks
+    /// no port, so the flowlet table's port state is never written.
+    pub fn without_refresh() -> Self {
+        let mut sequencer = Self::default();
+        sequencer.port_count = Constant::new(0.into());
+        sequencer
+    }
+}
+
+impl<const P: usize> Logic for Sequencer<P> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, state, refresh_step, refused_flag);
+        self.ev_ready.next = (self.state.q.val() == SequencerState::Idle) & self.flowlet_ready.val() & !self.reset.val();
+        self.accept.next = false;
+        self.issue_key.next = false;
+        self.latch_probe.next = false;
+        self.query_valid.next = false;
+        self.query_port.next = bit_cast::<8, 10>(self.refresh_step.q.val());
+        self.port_write.next = false;
+        self.port_written.next = bit_cast::<8, 10>(self.refresh_step.q.val() - self.buffer_latency.val());
+        self.issue_select.next = false;
+        self.latch_select.next = false;
+        self.issue_arrival.next = false;
+        self.refused.next = self.refused_flag.q.val();
+        self.issue_decide.next = false;
+        self.issue_release.next = false;
+        self.issue_pfc.next = false;
+        self.finish.next = false;
+        match self.state.q.val() {
+            SequencerState::Idle => {
+                if self.ev_valid.val() & self.ev_ready.val() {
+                    self.accept.next = true;
+                    if self.ev_kind.val() == self.kind_arrive.val() {
+                        self.state.d.next = SequencerState::Start;
+                    } else if self.ev_kind.val() == self.kind_tx_start.val() {
+                        self.state.d.next = SequencerState::Decide;
+                    } else if self.ev_kind.val() == self.kind_depart.val() {
+                        self.state.d.next = SequencerState::Release;
+                    } else {
+                        self.state.d.next = SequencerState::Pfc;
+                    }
+                }
+            }
+            SequencerState::Start => {
+                self.issue_key.next = true;
+                self.refused_flag.d.next = false;
+                self.state.d.next = SequencerState::WaitHash;
+            }
+            SequencerState::WaitHash => {
+                if self.probe_answered.val() {
+                    self.latch_probe.next = true;
+                    self.refused_flag.d.next = self.ingress_refused.val();
+                }
+                if self.hash_answered.val() {
+                    self.refresh_step.d.next = 0.into();
+                    if self.refused_flag.q.val() {
+                        self.state.d.next = SequencerState::Arrive;
+                    } else {
+                        self.state.d.next = SequencerState::Refresh;
+                    }
+                }
+            }
+            SequencerState::Refresh => {
+                self.query_valid.next = self.refresh_step.q.val() < self.port_count.val();
+                self.port_write.next = (self.refresh_step.q.val() >= self.buffer_latency.val())
+                    & (self.refresh_step.q.val() - self.buffer_latency.val() < self.port_count.val());
+                self.refresh_step.d.next = self.refresh_step.q.val() + 1;
+                if self.refresh_step.q.val() == self.refresh_last.val() {
+                    self.state.d.next = SequencerState::Select;
+                }
+            }
+            SequencerState::Select => {
+                self.issue_select.next = true;
+                self.state.d.next = SequencerState::WaitSelect;
+            }
+            SequencerState::WaitSelect => {
+                if self.select_answered.val() {
+                    self.latch_select.next = true;
+                    self.state.d.next = SequencerState::Arrive;
+                }
+            }
+            SequencerState::Arrive => {
+                self.issue_arrival.next = true;
+                self.state.d.next = SequencerState::WaitBuffer;
+            }
+            SequencerState::WaitBuffer => {
+                if self.buffer_answered.val() {
+                    self.finish.next = true;
+                    self.state.d.next = SequencerState::Idle;
+                }
+            }
+            SequencerState::Decide => {
+                self.issue_decide.next = true;
+                self.state.d.next = SequencerState::WaitDecide;
+            }
+            SequencerState::WaitDecide => {
+                if self.decision_answered.val() {
+                    self.finish.next = true;
+                    self.state.d.next = SequencerState::Idle;
+                }
+            }
+            SequencerState::Release => {
+                self.issue_release.next = true;
+                self.state.d.next = SequencerState::WaitBuffer;
+            }
+            SequencerState::Pfc => {
+                self.issue_pfc.next = true;
+                self.state.d.next = SequencerState::WaitBuffer;
+            }
+        }
+        if self.reset.val() {
+            self.state.d.next = SequencerState::Idle;
+        }
+    }
+}

@@ -1,0 +1,482 @@
+//! Replay lines through the hardware switch datapath: the engines `hdl`
+//! (rust_hdl) and `verilog` (its generated Verilog, compiled by
+//! Verilator) of `sswitch replay`.
+//!
+//! ```text
+//!  line ─► parse_event, Ledger (the reference's checks and messages)
+//!       ─► a window of cycles: new set's writes, the event, idle until
+//!          its result can have come ─► CycleRunner (stepper | session)
+//!       ─► result_valid cycle ─► the same JSON as the reference's line;
+//!          resend_valid cycles ─► pause_resends
+//! ```
+//!
+//! What differs from the reference, by design (see [`compare_engines`]):
+//! * the pause re-sends come from the buffer manager's sweep as cycles
+//!   pass, so a re-send can be reported on a later line than the
+//!   reference reports it, or not at all when its pair resumed before the
+//!   sweep reached it;
+//! * times past 2^32 - 1 ns are refused (the hardware clock is 32 bits).
+
+use crate::cosim::{Harness, Stepper};
+use crate::switch_datapath_bench::{outputs, register_image, set_writes, SwitchDatapathBench};
+use crate::verilator::{VerilatedModel, VerilatedSession};
+use hdl::switch_datapath::{arrival_cycles, ConfigBlock, EventKind, BUFFER_EVENT_CYCLES, TX_START_CYCLES};
+use reference::buffer_manager::{ChargedTo, DropReason, PfcFrame, Tag};
+use reference::config::LoadBalancing;
+use reference::register_map::RegisterWrite;
+use reference::replay::{arrival_json, attach_resends, parse_event, Event, Ledger, ReplayError};
+use reference::switch::{ArrivalOutcome, Packet, Switch, SwitchIdentity};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// Runs windows of cycles and reports the cycles with something to say.
+pub trait CycleRunner {
+    /// Runs `window`; returns (cycle within the window, outputs) of the
+    /// cycles in which `result_valid` or `resend_valid` is set.
+    fn run(&mut self, window: &[Vec<u64>]) -> Result<Vec<(usize, Vec<u64>)>, String>;
+}
+
+const WATCHED: [usize; 2] = [outputs::result_valid, outputs::resend_valid];
+
+/// The rust_hdl engine.
+pub struct StepperRunner<H: Harness>(Stepper<H>);
+
+impl<H: Harness> StepperRunner<H> {
+    pub fn new(harness: &H) -> Self {
+        StepperRunner(Stepper::new(harness, None))
+    }
+}
+
+impl<H: Harness> CycleRunner for StepperRunner<H> {
+    fn run(&mut self, window: &[Vec<u64>]) -> Result<Vec<(usize, Vec<u64>)>, String> {
+        let mut seen = Vec::new();
+        for (k, inputs) in window.iter().enumerate() {
+            let out = self.0.step(inputs);
+            if WATCHED.iter().any(|&i| out[i] != 0) {
+                seen.push((k, out));
+            }
+        }
+        Ok(seen)
+    }
+}
+
+/// The Verilog engine: a Verilator session.
+pub struct SessionRunner(VerilatedSession);
+
+impl SessionRunner {
+    /// Compiles (or reuses the cached model of) `verilog`, a datapath
+    /// whose ports are those of harness `H`.
+    pub fn new<H: Harness>(verilog: &str) -> Result<SessionRunner, String> {
+        let model = VerilatedModel::build::<H>(verilog).map_err(|e| e.to_string())?;
+        VerilatedSession::start::<H>(&model).map(SessionRunner)
+    }
+}
+
+impl CycleRunner for SessionRunner {
+    fn run(&mut self, window: &[Vec<u64>]) -> Result<Vec<(usize, Vec<u64>)>, String> {
+        self.0.run(window, &WATCHED)
+    }
+}
+
+/// The inputs of one cycle, all zero but the time.
+fn idle(now: u64) -> Vec<u64> {
+    let mut v = vec![0u64; crate::switch_datapath_bench::inputs::COUNT];
+    v[crate::switch_datapath_bench::inputs::now_ns] = now;
+    v
+}
+
+fn write(block: ConfigBlock, w: RegisterWrite, now: u64) -> Vec<u64> {
+    use crate::switch_datapath_bench::inputs;
+    let mut v = idle(now);
+    v[inputs::cfg_write] = 1;
+    v[inputs::cfg_block] = block.code();
+    v[inputs::cfg_address] = w.address as u64;
+    v[inputs::cfg_data] = w.data as u64;
+    v
+}
+
+fn drop_reason(code: u64) -> Result<Option<DropReason>, String> {
+    Ok(match code {
+        0 => None,
+        1 => Some(DropReason::HeadroomFull),
+        2 => Some(DropReason::PoolFull),
+        3 => Some(DropReason::EgressLimit),
+        4 => Some(DropReason::EgressPool),
+        other => return Err(format!("the hardware answered drop reason {other}, which has no name")),
+    })
+}
+
+/// Replays lines through a datapath of `2^port_bits` ports and `tables`
+/// flow tables, as [`reference::replay::Replayer`] does through the
+/// reference.
+pub struct DatapathReplayer<R: CycleRunner> {
+    runner: R,
+    ledger: Ledger,
+    ports: usize,
+    port_bits: usize,
+    tables: usize,
+    flowlet: bool,
+    sets: Vec<Vec<u16>>,
+    set_ids: HashMap<Vec<u16>, usize>,
+    selected_sets: Vec<bool>,
+    selected_count: usize,
+    resends: Vec<PfcFrame>,
+}
+
+/// Equal-cost sets the datapath holds (its `ev_set` is 8 bits).
+pub const DATAPATH_SETS: usize = 256;
+
+impl<R: CycleRunner> DatapathReplayer<R> {
+    /// Programs the datapath with `switch`'s registers and waits out the
+    /// flowlet table's sweep (`2^(9 + log2 tables)` cycles).
+    pub fn new(mut runner: R, switch: &Switch, identity: SwitchIdentity, port_bits: usize, tables: usize) -> Result<Self, String> {
+        let mut window: Vec<Vec<u64>> = register_image(switch, identity)?.into_iter().map(|(b, w)| write(b, w, 0)).collect();
+        let sweep = (512 * tables) + 4;
+        while window.len() < sweep {
+            window.push(idle(0));
+        }
+        runner.run(&window)?;
+        Ok(DatapathReplayer {
+            runner,
+            ledger: Ledger::default(),
+            ports: switch.ports.len(),
+            port_bits,
+            tables,
+            flowlet: switch.balancer.params().method == LoadBalancing::Flowlet,
+            sets: Vec::new(),
+            set_ids: HashMap::new(),
+            selected_sets: Vec::new(),
+            selected_count: 0,
+            resends: Vec::new(),
+        })
+    }
+
+    /// Processes the next line, as `Replayer::line` does.
+    pub fn line(&mut self, text: &str) -> Result<Option<Value>, ReplayError> {
+        let seq = self.ledger.next_seq();
+        let fail = |message: String| ReplayError { line: seq + 1, message };
+        if text.trim().is_empty() {
+            self.ledger.record_other(0);
+            return Ok(None);
+        }
+        let event = parse_event(text, self.ports).map_err(fail)?;
+        self.apply(seq as u64, &event).map(Some).map_err(fail)
+    }
+
+    /// Applies one event as line `seq`.
+    pub fn apply(&mut self, seq: u64, event: &Event) -> Result<Value, String> {
+        let t = event.t_ns();
+        self.ledger.check(seq, t)?;
+        let now = reference::limits::hardware_time_ns(t)? as u64;
+        let mut window = Vec::new();
+        let mut v = idle(now);
+        use crate::switch_datapath_bench::inputs;
+        v[inputs::ev_valid] = 1;
+        let (packet_of, cycles) = match event {
+            Event::Arrive { port, dscp, ecn, bytes, key, members, .. } => {
+                let set = self.set_of(members, now, &mut window)?;
+                v[inputs::ev_kind] = EventKind::Arrive.code();
+                v[inputs::ev_port] = *port as u64;
+                v[inputs::ev_dscp] = *dscp as u64;
+                v[inputs::ev_ect] = ecn.is_ect() as u64;
+                v[inputs::ev_bytes] = *bytes as u64;
+                v[inputs::ev_proto] = key.proto as u64;
+                v[inputs::ev_src] = key.src as u64;
+                v[inputs::ev_dst] = key.dst as u64;
+                v[inputs::ev_sport] = key.sport as u64;
+                v[inputs::ev_dport] = key.dport as u64;
+                v[inputs::ev_set] = set as u64;
+                (None, arrival_cycles(self.port_bits, false))
+            }
+            Event::TxStart { seq: of, .. } => {
+                let packet = self.ledger.admitted(*of, true)?;
+                v[inputs::ev_kind] = EventKind::TxStart.code();
+                packet_inputs(&mut v, &packet);
+                (Some((*of, packet)), TX_START_CYCLES)
+            }
+            Event::Depart { seq: of, .. } => {
+                let packet = self.ledger.admitted(*of, false)?;
+                v[inputs::ev_kind] = EventKind::Depart.code();
+                packet_inputs(&mut v, &packet);
+                (Some((*of, packet)), BUFFER_EVENT_CYCLES)
+            }
+            Event::PfcRx { port, classes, quanta, .. } => {
+                v[inputs::ev_kind] = EventKind::PfcRx.code();
+                v[inputs::ev_port] = *port as u64;
+                v[inputs::ev_classes] = *classes as u64;
+                v[inputs::ev_quanta] = *quanta as u64;
+                (None, BUFFER_EVENT_CYCLES)
+            }
+        };
+        // The result comes in the window's last cycle at the latest.
+        window.push(v);
+        for _ in 1..cycles {
+            window.push(idle(now));
+        }
+        let seen = self.runner.run(&window)?;
+        let mut result = None;
+        for (_, out) in &seen {
+            if out[outputs::resend_valid] != 0 {
+                self.resends.push(PfcFrame {
+                    t_ns: out[outputs::resend_due_ns],
+                    port: out[outputs::resend_port] as u16,
+                    pool: out[outputs::resend_pool] as u8,
+                    classes: out[outputs::resend_classes] as u8,
+                    quanta: reference::ports::PAUSE_QUANTA,
+                });
+            }
+            if out[outputs::result_valid] != 0 {
+                if result.is_some() {
+                    return Err("the hardware answered one event twice".into());
+                }
+                result = Some(out.clone());
+            }
+        }
+        let out = result.ok_or("the hardware gave no result within the event's cycles")?;
+        let mut line = match event {
+            Event::Arrive { port, ecn, members, .. } => {
+                let outcome = self.arrival_outcome(*port, &out)?;
+                let packet = outcome.packet.map(|p| Packet { ect: ecn.is_ect(), ..p });
+                if outcome.egress_port.is_some() {
+                    self.note_selected(members)?;
+                }
+                self.ledger.record_arrival(t, packet);
+                arrival_json(seq, &outcome)
+            }
+            Event::TxStart { .. } => {
+                let (of, packet) = packet_of.expect("a packet");
+                self.ledger.record_tx_start(t, of, packet);
+                json!({"seq": seq, "ecn_marked": out[outputs::ecn_marked] != 0})
+            }
+            Event::Depart { .. } => {
+                let (of, _) = packet_of.expect("a packet");
+                self.ledger.record_depart(t, of);
+                json!({"seq": seq, "resume_sent": out[outputs::resume_sent] != 0})
+            }
+            Event::PfcRx { .. } => {
+                self.ledger.record_other(t);
+                json!({"seq": seq, "paused_until_ns": out[outputs::paused_until_ns]})
+            }
+        };
+        attach_resends(&mut line, &self.resends);
+        self.resends.clear();
+        Ok(line)
+    }
+
+    /// The set id of `members`: a new set gets the next id and its writes.
+    fn set_of(&mut self, members: &[u16], now: u64, window: &mut Vec<Vec<u64>>) -> Result<usize, String> {
+        if members.is_empty() || members.len() > reference::flowlet::MAX_MEMBERS {
+            return Err(format!("an equal-cost set has 1 to {} members, not {}", reference::flowlet::MAX_MEMBERS, members.len()));
+        }
+        if let Some(&id) = self.set_ids.get(members) {
+            return Ok(id);
+        }
+        let id = self.sets.len();
+        if id >= DATAPATH_SETS {
+            return Err(format!("field `members`: a {}th equal-cost set; the hardware datapath holds {DATAPATH_SETS}", id + 1));
+        }
+        window.extend(set_writes(id, members)?.into_iter().map(|(b, w)| write(b, w, now)));
+        self.sets.push(members.to_vec());
+        self.set_ids.insert(members.to_vec(), id);
+        self.selected_sets.push(false);
+        Ok(id)
+    }
+
+    /// A set selected on for the first time gets a flow table, as far as
+    /// the build has them: refuses the first set the build cannot give one
+    /// that the reference would.
+    fn note_selected(&mut self, members: &[u16]) -> Result<(), String> {
+        let id = self.set_ids[members];
+        if self.selected_sets[id] {
+            return Ok(());
+        }
+        self.selected_sets[id] = true;
+        self.selected_count += 1;
+        if self.flowlet && self.selected_count > self.tables && self.selected_count <= reference::flowlet::MAX_TABLES {
+            return Err(format!(
+                "field `members`: the {}th set selected on would get a flow table, and this hardware build has {} (use --tables {})",
+                self.selected_count,
+                self.tables,
+                reference::flowlet::MAX_TABLES
+            ));
+        }
+        Ok(())
+    }
+
+    fn arrival_outcome(&self, port: u16, out: &[u64]) -> Result<ArrivalOutcome, String> {
+        let admitted = out[outputs::admitted] != 0;
+        let drop = drop_reason(out[outputs::drop_reason])?;
+        let egress_port = (out[outputs::has_egress] != 0).then_some(out[outputs::egress_port] as u16);
+        let tag = Tag {
+            ingress_port: port,
+            egress_port: egress_port.unwrap_or(0),
+            tc: out[outputs::tc] as u8,
+            pool: out[outputs::pool] as u8,
+            lossless: out[outputs::lossless] != 0,
+            charged_bytes: out[outputs::charged_bytes] as u32,
+        };
+        Ok(ArrivalOutcome {
+            admitted,
+            charged_to: admitted.then_some(if out[outputs::to_headroom] != 0 { ChargedTo::Headroom } else { ChargedTo::Pool }),
+            drop,
+            tc: tag.tc,
+            pool: tag.pool,
+            egress_port,
+            flow_hash: out[outputs::flow_hash] as u16,
+            pause_sent: out[outputs::pause_sent] != 0,
+            trimmed: out[outputs::trimmed] != 0,
+            packet: admitted.then_some(Packet { tag, ect: false }),
+        })
+    }
+}
+
+fn packet_inputs(v: &mut [u64], packet: &Packet) {
+    use crate::switch_datapath_bench::inputs;
+    let tag = &packet.tag;
+    v[inputs::ev_port] = tag.ingress_port as u64;
+    v[inputs::ev_bytes] = tag.charged_bytes as u64;
+    v[inputs::ev_ect] = packet.ect as u64;
+    v[inputs::tag_egress_port] = tag.egress_port as u64;
+    v[inputs::tag_pool] = tag.pool as u64;
+    v[inputs::tag_lossless] = tag.lossless as u64;
+}
+
+/// How two engines' replays of one file compare: every line equal but
+/// for `pause_resends`; every re-send the hardware reports is one the
+/// reference reported on the same or an earlier line (each matched once).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineComparison {
+    pub lines: usize,
+    /// Re-sends both reported.
+    pub resends_matched: usize,
+    /// Re-sends the reference reported and the hardware did not.
+    pub resends_not_reported: usize,
+}
+
+/// Compares the result lines of the reference (`expected`) with those of
+/// a hardware engine (`actual`), as the project defines engine agreement.
+pub fn compare_engines(expected: &[Value], actual: &[Value]) -> Result<EngineComparison, String> {
+    if expected.len() != actual.len() {
+        return Err(format!("{} result lines from the reference, {} from the hardware", expected.len(), actual.len()));
+    }
+    let resends_of = |line: &Value| -> Vec<String> {
+        line.get("pause_resends").and_then(Value::as_array).map(|a| a.iter().map(Value::to_string).collect()).unwrap_or_default()
+    };
+    let without_resends = |line: &Value| -> Value {
+        let mut line = line.clone();
+        if let Some(o) = line.as_object_mut() {
+            o.remove("pause_resends");
+        }
+        line
+    };
+    let mut outstanding: HashMap<String, usize> = HashMap::new();
+    let mut c = EngineComparison { lines: expected.len(), ..Default::default() };
+    for (i, (e, a)) in expected.iter().zip(actual).enumerate() {
+        let (e_line, a_line) = (without_resends(e), without_resends(a));
+        if e_line != a_line {
+            return Err(format!("result line {}: the reference gave {e_line}, the hardware {a_line}", i + 1));
+        }
+        for r in resends_of(e) {
+            *outstanding.entry(r).or_default() += 1;
+        }
+        for r in resends_of(a) {
+            match outstanding.get_mut(&r) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    c.resends_matched += 1;
+                }
+                _ => return Err(format!("result line {}: the hardware re-sent {r}, which the reference had not by then", i + 1)),
+            }
+        }
+    }
+    c.resends_not_reported = outstanding.values().sum();
+    Ok(c)
+}
+
+/// The harness type every build shares (the ports do not depend on the
+/// generics but for `ev_set`, 8 bits in every build here).
+pub type DatapathPorts = SwitchDatapathBench<6, 3, 8, 10, 14>;
+
+/// A replay engine fed line by line.
+pub type LineEngine = Box<dyn FnMut(&str) -> Result<Option<Value>, ReplayError>>;
+
+/// Which hardware engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HardwareEngine {
+    /// The datapath simulated by rust_hdl.
+    Hdl,
+    /// Its generated Verilog compiled by Verilator.
+    Verilog,
+}
+
+/// A hardware engine for `switch` (its registers) with `tables` flow
+/// tables (2 or 128).
+pub fn hardware_engine(engine: HardwareEngine, switch: &Switch, identity: SwitchIdentity, tables: usize) -> Result<LineEngine, String> {
+    let ports = switch.ports.len();
+    let port_bits = synth::blocks::port_bits(ports);
+    let block = synth::HardwareBlock::SwitchDatapath { ports, tables };
+    if engine == HardwareEngine::Verilog {
+        let verilog = block.verilog()?;
+        let runner = SessionRunner::new::<DatapathPorts>(&verilog)?;
+        let mut replayer = DatapathReplayer::new(runner, switch, identity, port_bits, tables)?;
+        return Ok(Box::new(move |line| replayer.line(line)));
+    }
+    macro_rules! stepped {
+        ($a:literal, $p:literal) => {
+            if tables == reference::flowlet::MAX_TABLES {
+                let runner = StepperRunner::new(&SwitchDatapathBench::<$a, $p, 8, 16, 14>::new(ports));
+                let mut replayer = DatapathReplayer::new(runner, switch, identity, port_bits, tables)?;
+                Ok(Box::new(move |line: &str| replayer.line(line)) as LineEngine)
+            } else {
+                let runner = StepperRunner::new(&SwitchDatapathBench::<$a, $p, 8, 10, 14>::new(ports));
+                let mut replayer = DatapathReplayer::new(runner, switch, identity, port_bits, tables)?;
+                Ok(Box::new(move |line: &str| replayer.line(line)) as LineEngine)
+            }
+        };
+    }
+    synth::blocks::check_datapath(ports, tables)?;
+    match port_bits {
+        1 => stepped!(4, 1),
+        2 => stepped!(5, 2),
+        3 => stepped!(6, 3),
+        4 => stepped!(7, 4),
+        5 => stepped!(8, 5),
+        6 => stepped!(9, 6),
+        7 => stepped!(10, 7),
+        _ => stepped!(11, 8),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(seq: u64, admitted: bool, resends: &[u64]) -> Value {
+        let mut v = json!({"seq": seq, "admitted": admitted});
+        let frames: Vec<PfcFrame> = resends.iter().map(|&t| PfcFrame { t_ns: t, port: 1, pool: 0, classes: 1, quanta: 65535 }).collect();
+        attach_resends(&mut v, &frames);
+        v
+    }
+
+    #[test]
+    fn equal_lines_agree_and_resends_may_come_later_or_not_at_all() {
+        let expected = [line(0, true, &[100, 200]), line(1, false, &[]), line(2, true, &[300])];
+        let actual = [line(0, true, &[]), line(1, false, &[100]), line(2, true, &[200])];
+        let c = compare_engines(&expected, &actual).unwrap();
+        assert_eq!(c, EngineComparison { lines: 3, resends_matched: 2, resends_not_reported: 1 });
+    }
+
+    #[test]
+    fn a_different_field_is_named_with_its_line() {
+        let e = compare_engines(&[line(0, true, &[])], &[line(0, false, &[])]).unwrap_err();
+        assert!(e.starts_with("result line 1:") && e.contains("\"admitted\":true") && e.contains("\"admitted\":false"), "{e}");
+    }
+
+    #[test]
+    fn a_resend_the_reference_had_not_sent_is_refused() {
+        let e = compare_engines(&[line(0, true, &[]), line(1, true, &[100])], &[line(0, true, &[100]), line(1, true, &[])]).unwrap_err();
+        assert!(e.starts_with("result line 1: the hardware re-sent"), "{e}");
+        assert!(compare_engines(&[line(0, true, &[])], &[line(0, true, &[])]).is_ok());
+        assert!(compare_engines(&[line(0, true, &[])], &[]).unwrap_err().contains("1 result lines from the reference, 0 from the hardware"));
+    }
+}

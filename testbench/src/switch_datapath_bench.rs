@@ -1,0 +1,457 @@
+//! Co-simulation adapter of the switch datapath: its ports, the register
+//! image and set-table writes it is given, and the schedule of replay
+//! events with the answers of `reference::switch::Switch`.
+//!
+//! The schedule: the register image from cycle 0, the first event once
+//! the flowlet table's sweep is over, then each event in the cycle its
+//! predecessor's result appears (the datapath takes one event at a time,
+//! see `hdl::switch_datapath`), a new equal-cost set's writes just before
+//! the first arrival that names it. Every cycle is compared on
+//! `ev_ready` and `result_valid`, and the result's fields on its cycle.
+//! The pause re-sends are not compared: their timing is the one answer
+//! the hardware gives differently (the buffer manager's own bench checks
+//! them).
+
+use crate::buffer_manager_bench::drop_code;
+use crate::cosim::Trace;
+use hdl::switch_datapath::{arrival_cycles, ConfigBlock, EventKind, SwitchDatapath, BUFFER_EVENT_CYCLES, TX_START_CYCLES};
+use reference::buffer_manager::ChargedTo;
+use reference::lfsr::ecn_seed;
+use reference::register_map::{
+    buffer_manager_image, ecmp_hash_image, ecn_marker_image, flowlet_set_writes, flowlet_table_image, RegisterWrite, FLOWLET_SET_SELECT,
+};
+use reference::replay::Event;
+use reference::switch::{Packet, Switch, SwitchIdentity};
+
+#[derive(Clone, Copy, Debug)]
+pub struct SwitchDatapathBench<const A: usize, const P: usize, const S: usize, const T: usize, const E: usize> {
+    pub ports: usize,
+    /// Build the datapath that never refreshes the flowlet table's port
+    /// state (`SwitchDatapath::without_port_refresh`).
+    pub without_port_refresh: bool,
+}
+
+/// 8 ports, 256 sets, 2 flow tables: small enough for rust_hdl, and the
+/// build `sswitch verilog --block switch-datapath --ports 8 --tables 2`.
+pub type SmallDatapath = SwitchDatapathBench<6, 3, 8, 10, 14>;
+/// 16 ports, 256 sets, 2 flow tables.
+pub type Datapath16 = SwitchDatapathBench<7, 4, 8, 10, 14>;
+
+const CFG: &str = "configuration";
+const EVENT: &str = "event";
+const RESULT: &str = "result";
+const RESEND: &str = "pause re-send";
+
+crate::harness! {
+    impl[const A: usize, const P: usize, const S: usize, const T: usize, const E: usize] Harness for SwitchDatapathBench<A, P, S, T, E> {
+        uut: SwitchDatapath<A, P, S, T, E>, name: "switch_datapath",
+        build(self) {
+            let block = if self.without_port_refresh { SwitchDatapath::without_port_refresh(self.ports) } else { SwitchDatapath::new(self.ports) };
+            block.expect("a valid datapath build")
+        }
+        inputs {
+            reset: 1 => "control",
+            cfg_write: 1 => CFG,
+            cfg_block: 2 => CFG,
+            cfg_address: 8 => CFG,
+            cfg_data: 32 => CFG,
+            ev_valid: 1 => EVENT,
+            ev_kind: 2 => EVENT,
+            now_ns: 32 => EVENT,
+            ev_port: 8 => EVENT,
+            ev_dscp: 6 => EVENT,
+            ev_ect: 1 => EVENT,
+            ev_bytes: 16 => EVENT,
+            ev_proto: 8 => EVENT,
+            ev_src: 32 => EVENT,
+            ev_dst: 32 => EVENT,
+            ev_sport: 16 => EVENT,
+            ev_dport: 16 => EVENT,
+            ev_set: S => EVENT,
+            tag_egress_port: 8 => EVENT,
+            tag_pool: 3 => EVENT,
+            tag_lossless: 1 => EVENT,
+            ev_classes: 8 => EVENT,
+            ev_quanta: 16 => EVENT,
+        }
+        outputs {
+            ev_ready: 1 => EVENT,
+            result_valid: 1 => RESULT,
+            result_kind: 2 => RESULT,
+            admitted: 1 => RESULT,
+            drop_reason: 3 => RESULT,
+            to_headroom: 1 => RESULT,
+            tc: 3 => RESULT,
+            pool: 3 => RESULT,
+            lossless: 1 => RESULT,
+            charged_bytes: 16 => RESULT,
+            has_egress: 1 => RESULT,
+            egress_port: 8 => RESULT,
+            flow_hash: 16 => RESULT,
+            pause_sent: 1 => RESULT,
+            trimmed: 1 => RESULT,
+            trimmed_dscp: 6 => RESULT,
+            ecn_marked: 1 => RESULT,
+            resume_sent: 1 => RESULT,
+            paused_until_ns: 32 => RESULT,
+            resend_valid: 1 => RESEND,
+            resend_port: 8 => RESEND,
+            resend_pool: 3 => RESEND,
+            resend_classes: 8 => RESEND,
+            resend_due_ns: 32 => RESEND,
+        }
+    }
+}
+
+/// What the schedule reached, per kind of answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Coverage {
+    pub arrivals: usize,
+    pub admitted: usize,
+    pub refused_at_ingress: usize,
+    pub dropped_at_egress: usize,
+    pub to_headroom: usize,
+    pub trimmed: usize,
+    pub pauses_sent: usize,
+    pub marked: usize,
+    pub resumes: usize,
+    pub pfc_frames: usize,
+    pub sets: usize,
+    /// Arrivals whose member differs from hash mod size (flowlet moved them).
+    pub balanced: usize,
+}
+
+/// The register writes of a switch's configuration, block by block (no
+/// equal-cost sets: they are written as the events name them).
+pub fn register_image(switch: &Switch, identity: SwitchIdentity) -> Result<Vec<(ConfigBlock, RegisterWrite)>, String> {
+    let mut image = Vec::new();
+    image.extend(ecmp_hash_image(&switch.hash).into_iter().map(|w| (ConfigBlock::EcmpHash, w)));
+    image.extend(flowlet_table_image(switch.balancer.params(), &[])?.into_iter().map(|w| (ConfigBlock::FlowletTable, w)));
+    image.extend(buffer_manager_image(switch.buffer.params()).into_iter().map(|w| (ConfigBlock::BufferManager, w)));
+    let ecn_seed = ecn_seed(identity.sim_seed, identity.node_id);
+    image.extend(ecn_marker_image(switch.ecn.params(), ecn_seed).into_iter().map(|w| (ConfigBlock::EcnMarker, w)));
+    Ok(image)
+}
+
+/// The writes that give set `id` its members.
+pub fn set_writes(id: usize, members: &[u16]) -> Result<Vec<(ConfigBlock, RegisterWrite)>, String> {
+    let writes = flowlet_set_writes(&[members.to_vec()])?;
+    Ok(writes
+        .into_iter()
+        .map(|w| if w.address == FLOWLET_SET_SELECT { RegisterWrite { address: w.address, data: id as u32 } } else { w })
+        .map(|w| (ConfigBlock::FlowletTable, w))
+        .collect())
+}
+
+/// Positions of the configuration inputs.
+fn write_cycle(block: ConfigBlock, w: RegisterWrite, now: u64) -> Vec<u64> {
+    let mut v = vec![0u64; inputs::COUNT];
+    v[inputs::cfg_write] = 1;
+    v[inputs::cfg_block] = block.code();
+    v[inputs::cfg_address] = w.address as u64;
+    v[inputs::cfg_data] = w.data as u64;
+    v[inputs::now_ns] = now;
+    v
+}
+
+fn idle_cycle(now: u64) -> Vec<u64> {
+    let mut v = vec![0u64; inputs::COUNT];
+    v[inputs::now_ns] = now;
+    v
+}
+
+fn packet_inputs(v: &mut [u64], packet: &Packet) {
+    let tag = &packet.tag;
+    v[inputs::ev_port] = tag.ingress_port as u64;
+    v[inputs::ev_bytes] = tag.charged_bytes as u64;
+    v[inputs::ev_ect] = packet.ect as u64;
+    v[inputs::tag_egress_port] = tag.egress_port as u64;
+    v[inputs::tag_pool] = tag.pool as u64;
+    v[inputs::tag_lossless] = tag.lossless as u64;
+}
+
+/// An expectation with only the handshake and result strobe cared for.
+fn quiet(ready: bool) -> Vec<Option<u64>> {
+    let mut e = vec![None; outputs::COUNT];
+    e[outputs::ev_ready] = Some(ready as u64);
+    e[outputs::result_valid] = Some(0);
+    e
+}
+
+impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: usize> SwitchDatapathBench<A, P, S, T, E> {
+    pub fn new(ports: usize) -> Self {
+        SwitchDatapathBench { ports, without_port_refresh: false }
+    }
+
+    /// Flow tables of the hardware build.
+    pub fn tables() -> usize {
+        1 << (T - 9)
+    }
+
+    /// Cycles after power-up before the first event: the flowlet table's
+    /// sweep and a margin.
+    pub fn first_event_cycle() -> usize {
+        (1 << T) + 4
+    }
+
+    /// The reference made to match this build: as many flow tables.
+    pub fn fit(&self, switch: &mut Switch) {
+        let params = switch.balancer.params().clone();
+        switch.balancer = reference::flowlet::LoadBalancer::with_table_limit(params, Self::tables());
+    }
+
+    /// The schedule of `events` through `switch` (built with `identity`),
+    /// or why it cannot run on this build.
+    pub fn trace(&self, mut switch: Switch, identity: SwitchIdentity, events: &[Event]) -> Result<(Trace, Coverage), String> {
+        if switch.ports.len() > 1 << P {
+            return Err(format!("the switch has {} ports; this datapath build holds {}", switch.ports.len(), 1 << P));
+        }
+        self.fit(&mut switch);
+        let mut coverage = Coverage::default();
+        let mut inputs_of = Vec::new();
+        let mut expected = Vec::new();
+        for (block, w) in register_image(&switch, identity)? {
+            inputs_of.push(write_cycle(block, w, 0));
+            expected.push(vec![None; outputs::COUNT]);
+        }
+        while inputs_of.len() < Self::first_event_cycle() {
+            inputs_of.push(idle_cycle(0));
+            expected.push(vec![None; outputs::COUNT]);
+        }
+        // The sweep is over: ready for the first event.
+        *expected.last_mut().expect("the sweep takes cycles") = quiet(true);
+        let mut packets: Vec<Option<Packet>> = vec![None; events.len()];
+        let mut now = 0u64;
+        for (seq, event) in events.iter().enumerate() {
+            let fail = |m: String| format!("event {seq}: {m}");
+            let t = reference::limits::hardware_time_ns(event.t_ns()).map_err(fail)? as u64;
+            let mut v = idle_cycle(t);
+            v[inputs::ev_valid] = 1;
+            let mut e = vec![None; outputs::COUNT];
+            e[outputs::result_valid] = Some(1);
+            let cycles = match event {
+                Event::Arrive { port, dscp, ecn, bytes, key, members, .. } => {
+                    let known = switch.balancer.groups().len();
+                    let group = switch.register_group(members).map_err(fail)?;
+                    if group >= 1 << S {
+                        return Err(fail(format!("set {group}: this datapath build holds {} equal-cost sets", 1 << S)));
+                    }
+                    if group == known {
+                        coverage.sets += 1;
+                        for (block, w) in set_writes(group, members).map_err(fail)? {
+                            inputs_of.push(write_cycle(block, w, now));
+                            expected.push(quiet(true));
+                        }
+                    }
+                    let arrival = reference::switch::Arrival { port: *port, dscp: *dscp, ecn: *ecn, bytes: *bytes, key: *key, group };
+                    let o = switch.arrive(t, &arrival);
+                    packets[seq] = o.packet;
+                    v[inputs::ev_kind] = EventKind::Arrive.code();
+                    v[inputs::ev_port] = *port as u64;
+                    v[inputs::ev_dscp] = *dscp as u64;
+                    v[inputs::ev_ect] = ecn.is_ect() as u64;
+                    v[inputs::ev_bytes] = *bytes as u64;
+                    v[inputs::ev_proto] = key.proto as u64;
+                    v[inputs::ev_src] = key.src as u64;
+                    v[inputs::ev_dst] = key.dst as u64;
+                    v[inputs::ev_sport] = key.sport as u64;
+                    v[inputs::ev_dport] = key.dport as u64;
+                    v[inputs::ev_set] = group as u64;
+                    e[outputs::result_kind] = Some(EventKind::Arrive.code());
+                    e[outputs::admitted] = Some(o.admitted as u64);
+                    e[outputs::drop_reason] = Some(drop_code(o.drop));
+                    e[outputs::to_headroom] = Some((o.charged_to == Some(ChargedTo::Headroom)) as u64);
+                    e[outputs::tc] = Some(o.tc as u64);
+                    e[outputs::pool] = Some(o.pool as u64);
+                    e[outputs::has_egress] = Some(o.egress_port.is_some() as u64);
+                    e[outputs::egress_port] = o.egress_port.map(u64::from);
+                    e[outputs::flow_hash] = Some(o.flow_hash as u64);
+                    e[outputs::pause_sent] = Some(o.pause_sent as u64);
+                    e[outputs::trimmed] = Some(o.trimmed as u64);
+                    if let Some(p) = o.packet {
+                        e[outputs::lossless] = Some(p.tag.lossless as u64);
+                        e[outputs::charged_bytes] = Some(p.tag.charged_bytes as u64);
+                    }
+                    coverage.arrivals += 1;
+                    coverage.admitted += o.admitted as usize;
+                    coverage.refused_at_ingress += o.egress_port.is_none() as usize;
+                    coverage.dropped_at_egress += (o.egress_port.is_some() && !o.admitted) as usize;
+                    coverage.to_headroom += (o.charged_to == Some(ChargedTo::Headroom)) as usize;
+                    coverage.trimmed += o.trimmed as usize;
+                    coverage.pauses_sent += o.pause_sent as usize;
+                    if let Some(egress) = o.egress_port {
+                        let hashed = members[reference::ecmp_hash::member_index(o.flow_hash, members.len())];
+                        coverage.balanced += (egress != hashed) as usize;
+                    }
+                    arrival_cycles(P, o.egress_port.is_none())
+                }
+                Event::TxStart { seq: of, .. } => {
+                    let packet = packets.get(*of as usize).copied().flatten().ok_or_else(|| fail(format!("seq {of} is not an admitted packet")))?;
+                    let marked = switch.tx_start(&packet);
+                    v[inputs::ev_kind] = EventKind::TxStart.code();
+                    packet_inputs(&mut v, &packet);
+                    e[outputs::result_kind] = Some(EventKind::TxStart.code());
+                    e[outputs::ecn_marked] = Some(marked as u64);
+                    coverage.marked += marked as usize;
+                    TX_START_CYCLES
+                }
+                Event::Depart { seq: of, .. } => {
+                    let packet = packets.get_mut(*of as usize).and_then(Option::take).ok_or_else(|| fail(format!("seq {of} is not a held packet")))?;
+                    let resumed = switch.depart(&packet);
+                    v[inputs::ev_kind] = EventKind::Depart.code();
+                    packet_inputs(&mut v, &packet);
+                    e[outputs::result_kind] = Some(EventKind::Depart.code());
+                    e[outputs::resume_sent] = Some(resumed as u64);
+                    coverage.resumes += resumed as usize;
+                    BUFFER_EVENT_CYCLES
+                }
+                Event::PfcRx { port, classes, quanta, .. } => {
+                    let until = switch.pfc_received(t, *port, *classes, *quanta);
+                    let until = reference::limits::hardware_time_ns(until).map_err(|m| fail(format!("the pause's end: {m}")))?;
+                    v[inputs::ev_kind] = EventKind::PfcRx.code();
+                    v[inputs::ev_port] = *port as u64;
+                    v[inputs::ev_classes] = *classes as u64;
+                    v[inputs::ev_quanta] = *quanta as u64;
+                    e[outputs::result_kind] = Some(EventKind::PfcRx.code());
+                    e[outputs::paused_until_ns] = Some(until as u64);
+                    coverage.pfc_frames += 1;
+                    BUFFER_EVENT_CYCLES
+                }
+            };
+            // A sample shows the state after the cycle's clock edge: busy
+            // from the cycle the event is taken, idle again (and the result
+            // there) `cycles` edges later.
+            now = t;
+            inputs_of.push(v);
+            expected.push(quiet(false));
+            for _ in 2..cycles {
+                inputs_of.push(idle_cycle(now));
+                expected.push(quiet(false));
+            }
+            e[outputs::ev_ready] = Some(1);
+            inputs_of.push(idle_cycle(now));
+            expected.push(e);
+        }
+        Ok((Trace { inputs: inputs_of, expected }, coverage))
+    }
+}
+
+/// Closed-loop traffic through a small switch, for the co-simulation.
+pub mod workloads {
+    use reference::classify::UetCodepoints;
+    use reference::config::{apply_patch, validate, Document, LoadBalancing, Topology};
+    use reference::ecn_marker::EcnBand;
+    use reference::flowlet::LoadBalancer;
+    use reference::ports::PortMap;
+    use reference::replay::Event;
+    use reference::switch::{Switch, SwitchIdentity};
+    use reference::workload::{drive, WorkloadSpec};
+    use reference::BufferPlan;
+
+    /// What varies between cases.
+    #[derive(Clone, Debug)]
+    pub struct Case {
+        pub ports: u16,
+        pub seed: u64,
+        pub arrivals: usize,
+        pub gap_ns: u64,
+        pub pfc_aware: bool,
+        /// UET policy with trimming (DSCPs of the UET codepoints).
+        pub uet: bool,
+        /// Flow tables of the hardware build.
+        pub tables: usize,
+        pub pfc_rx_permille: u32,
+        pub groups: Vec<Vec<u16>>,
+    }
+
+    pub const IDENTITY: SwitchIdentity = SwitchIdentity { node_id: 5, sim_seed: 3, run: 1 };
+
+    /// The default switch (with `uet`: the UET policy and trimming, which
+    /// rules out PFC) with a buffer of tens of kilobytes (so that a
+    /// few dozen packets reach every admission outcome), flowlet balancing
+    /// with the case's gap, and as many flow tables as the hardware.
+    pub fn switch(case: &Case) -> Switch {
+        let doc = if case.uet {
+            let patch = serde_json::json!({"SharedBufferManager": {"UETPolicyEnabled": {"value": true, "type": "bool"},
+                                                                   "EnablePFC": {"value": "[0, 0, 0, 0, 0, 0, 0, 0]", "type": "string"}},
+                                           "PacketTrimmer": {"TrimmingEnabled": {"value": true, "type": "bool"}}});
+            apply_patch(&Document::defaults(), &patch).expect("a valid patch").0
+        } else {
+            Document::defaults()
+        };
+        let ports = case.ports as u32;
+        let config = validate(&doc, &Topology { connected_ports: Some(ports), nic_models: vec![] }).expect("the default document is valid").config;
+        let plan = BufferPlan::derive(&config, ports).expect("a plan");
+        let map = PortMap::from_config(&config, ports as usize, ports as usize / 2);
+        let mut sw = Switch::new(&config, plan, map, IDENTITY, UetCodepoints::default()).expect("a switch");
+        let p = sw.buffer.params_mut();
+        // UET: pools large enough that the egress limit refuses first (and trims).
+        p.pool_size_bytes = if case.uet { [160_000, 40_000, 160_000, 0, 0, 0, 0, 0] } else { [48_000, 16_000, 24_000, 0, 0, 0, 0, 0] };
+        p.fixed_limit_bytes = [12_000; 8];
+        p.retransmit_limit_bytes = [18_000; 8];
+        p.headroom_limit_bytes = 9_000;
+        p.xoff_bytes = 12_000;
+        p.xon_bytes = 6_000;
+        let e = sw.ecn.params_mut();
+        e.bands[0] = EcnBand::new(2_000, 20_000);
+        e.bands[1] = EcnBand::new(1_000, 8_000);
+        let mut params = sw.balancer.params().clone();
+        params.method = LoadBalancing::Flowlet;
+        params.gap_ns = case.gap_ns;
+        params.pfc_aware = case.pfc_aware;
+        sw.balancer = LoadBalancer::with_table_limit(params, case.tables);
+        sw
+    }
+
+    /// The events of the case's closed loop (recorded on its own switch).
+    pub fn events(case: &Case) -> Vec<Event> {
+        let spec = WorkloadSpec {
+            seed: case.seed,
+            arrivals: case.arrivals,
+            load_permille: 1500,
+            max_bytes: 3000,
+            dscps: if case.uet { vec![0, 10, 10, 12, 46] } else { vec![0, 8, 16, 24, 46] },
+            groups: case.groups.clone(),
+            ingress_ports: (0..case.ports).collect(),
+            flows_per_port: 6,
+            honour_pauses: true,
+            pause_reaction_bytes: 20_000,
+            pfc_rx_permille: case.pfc_rx_permille,
+            drain: true,
+        };
+        let mut recorder = switch(case);
+        let mut events = Vec::new();
+        drive(&mut recorder, &spec, |e, _| events.push(e.clone()));
+        events
+    }
+}
+
+/// Random cases for the property tests.
+pub mod strategies {
+    use super::workloads::Case;
+    use proptest::prelude::*;
+
+    /// Equal-cost sets of 1 to `ports` distinct members in any order.
+    pub fn groups(ports: u16) -> impl Strategy<Value = Vec<Vec<u16>>> {
+        let set = prop::sample::subsequence((0..ports).collect::<Vec<u16>>(), 1..=ports as usize).prop_shuffle();
+        prop::collection::vec(set, 1..5)
+    }
+
+    /// A workload case on `ports` ports for a build with `tables` tables.
+    pub fn case(ports: u16, tables: usize, arrivals: std::ops::Range<usize>) -> impl Strategy<Value = Case> {
+        let gap = prop::sample::select(vec![0u64, 300, 2_000, 20_000, 1_000_000_000]);
+        (any::<u64>(), arrivals, gap, any::<bool>(), prop::bool::weighted(0.3), 0u32..120, groups(ports)).prop_map(
+            move |(seed, arrivals, gap_ns, pfc_aware, uet, pfc_rx_permille, groups)| Case {
+                ports,
+                seed,
+                arrivals,
+                gap_ns,
+                pfc_aware,
+                uet,
+                tables,
+                pfc_rx_permille,
+                groups,
+            },
+        )
+    }
+}

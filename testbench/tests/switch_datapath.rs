@@ -1,0 +1,177 @@
+//! The switch datapath against `reference::switch::Switch`, in rust_hdl
+//! and in Verilog (Icarus, Verilator), with lint and synthesis.
+
+use proptest::prelude::*;
+use reference::replay::Event;
+use reference::switch::Ecn;
+use synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
+use synth::HardwareBlock;
+use testbench::cosim::{check, run, Trace};
+use testbench::proptest_cases;
+use testbench::switch_datapath_bench::workloads::{self, Case, IDENTITY};
+use testbench::switch_datapath_bench::{outputs, strategies, Coverage, SmallDatapath};
+use testbench::verilator::{assert_corruption_caught, random_cosim, verilator_cycles, VerilatedModel};
+use testbench::verilog_replay::{replay, replay_dir, ReplayError};
+use testbench::waves::Waves;
+
+const PORTS: u16 = 8;
+
+fn case(seed: u64, arrivals: usize, uet: bool) -> Case {
+    Case {
+        ports: PORTS,
+        seed,
+        arrivals,
+        gap_ns: 2_000,
+        pfc_aware: true,
+        uet,
+        tables: SmallDatapath::tables(),
+        pfc_rx_permille: 60,
+        // Four sets for a build with two tables: the last two use hash mod size.
+        groups: vec![vec![4, 5, 6, 7], vec![6, 7], vec![0, 1, 2, 3, 4, 5], vec![5]],
+    }
+}
+
+fn trace_of(c: &Case) -> (Trace, Coverage) {
+    SmallDatapath::new(c.ports as usize).trace(workloads::switch(c), IDENTITY, &workloads::events(c)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(12)))]
+
+    #[test]
+    fn cosim_matches_reference(c in strategies::case(PORTS, SmallDatapath::tables(), 10..60)) {
+        let bench = SmallDatapath::new(PORTS as usize);
+        let (trace, _) = trace_of(&c);
+        if let Err(m) = check(&bench, &trace, "switch_datapath_cosim") {
+            prop_assert!(false, "{m} (VCD in target/vcd/switch_datapath_cosim.vcd)");
+        }
+    }
+}
+
+/// Two recorded workloads (PFC and lossy; UET with trimming), every event
+/// compared, reach every outcome of an arrival and every other answer.
+#[test]
+fn recorded_workloads_reach_every_outcome() {
+    let bench = SmallDatapath::new(PORTS as usize);
+    let mut total = Coverage::default();
+    for c in [case(1, 400, false), case(2, 400, true)] {
+        let (trace, coverage) = trace_of(&c);
+        println!("seed {}: {} cycles, {coverage:?}", c.seed, trace.cycles());
+        check(&bench, &trace, &format!("switch_datapath_recorded_{}", c.seed)).unwrap_or_else(|m| panic!("{m}"));
+        total.refused_at_ingress += coverage.refused_at_ingress;
+        total.dropped_at_egress += coverage.dropped_at_egress;
+        total.to_headroom += coverage.to_headroom;
+        total.trimmed += coverage.trimmed;
+        total.pauses_sent += coverage.pauses_sent;
+        total.resumes += coverage.resumes;
+        total.marked += coverage.marked;
+        total.pfc_frames += coverage.pfc_frames;
+        total.balanced += coverage.balanced;
+        total.sets = total.sets.max(coverage.sets);
+    }
+    assert!(total.refused_at_ingress >= 20 && total.dropped_at_egress >= 20 && total.to_headroom >= 5 && total.trimmed >= 20, "{total:?}");
+    assert!(total.pauses_sent >= 2 && total.resumes >= 2 && total.marked >= 10 && total.pfc_frames >= 10, "{total:?}");
+    assert!(total.balanced >= 10, "flowlet moved packets off hash mod size: {total:?}");
+    assert!(total.sets > SmallDatapath::tables(), "sets past the last flow table: {total:?}");
+}
+
+#[test]
+fn hardware_without_the_port_refresh_is_caught() {
+    let bench = SmallDatapath { ports: PORTS as usize, without_port_refresh: true };
+    let (trace, _) = trace_of(&case(1, 60, false));
+    let m = check(&bench, &trace, "switch_datapath_fault_no_refresh").expect_err("stale port state must change a selection");
+    assert_eq!(m.signal, "egress_port", "{m}");
+}
+
+/// The vendor's worked PFC example through the whole datapath: 4,000 B
+/// TC0 packets from port 1 to port 2 with nothing draining pause at the
+/// 176th, go to headroom from the 177th to the 240th and drop at the
+/// 241st; departures then resume at the 165th. Written with its VCD and
+/// GTKWave view (target/vcd/switch_datapath_pfc_example.vcd / .gtkw).
+#[test]
+fn the_vendor_pfc_example_through_the_datapath() {
+    let c = case(0, 0, false);
+    let mut switch = workloads::switch(&c);
+    // The default plan at 128 ports, as the registers hold it.
+    let p = switch.buffer.params_mut();
+    p.pool_size_bytes = [200_908_800, 22_323_200, 0, 0, 0, 0, 0, 0];
+    p.headroom_limit_bytes = 256_000;
+    p.xoff_bytes = 700_000;
+    p.xon_bytes = 300_000;
+    let key = reference::ecmp_hash::FlowKey { proto: 17, src: 0x0A00_0001, dst: 0x0A00_0002, sport: 1000, dport: 4791 };
+    let mut events: Vec<Event> = (0..241u64)
+        .map(|i| Event::Arrive { t_ns: 100 * i, port: 1, dscp: 0, ecn: Ecn::NotEct, bytes: 4000, key, members: vec![2] })
+        .collect();
+    events.extend((0..240u64).map(|i| Event::Depart { t_ns: 100_000 + 100 * i, seq: i }));
+    let bench = SmallDatapath::new(PORTS as usize);
+    let (trace, _) = bench.trace(switch, IDENTITY, &events).unwrap();
+    let results: Vec<&Vec<Option<u64>>> = trace.expected.iter().filter(|e| e[outputs::result_valid] == Some(1)).collect();
+    assert_eq!(results.len(), 481);
+    let pauses: Vec<usize> = results.iter().enumerate().filter(|(_, e)| e[outputs::pause_sent] == Some(1)).map(|(i, _)| i + 1).collect();
+    assert_eq!(pauses, [176]);
+    assert_eq!(results.iter().filter(|e| e[outputs::to_headroom] == Some(1)).count(), 64, "177th to 240th in headroom");
+    assert_eq!(results[240][outputs::drop_reason], Some(1), "241st: headroom full");
+    let resumes: Vec<usize> = results.iter().enumerate().filter(|(_, e)| e[outputs::resume_sent] == Some(1)).map(|(i, _)| i - 240).collect();
+    assert_eq!(resumes, [165], "the 165th departure resumes");
+    let waves = run(&bench, &trace, Some(Waves::create::<SmallDatapath>("switch_datapath_pfc_example"))).unwrap_or_else(|m| panic!("{m}"));
+    let w = waves.expect("traced");
+    assert!(w.vcd_path.exists() && w.gtkw_path.exists());
+    w.close();
+}
+
+fn verilog() -> String {
+    HardwareBlock::SwitchDatapath { ports: PORTS as usize, tables: SmallDatapath::tables() }.verilog().expect("Verilog")
+}
+
+#[test]
+fn generated_verilog_replays_the_reference_in_icarus() {
+    let (trace, _) = trace_of(&case(3, 30, false));
+    let cycles = replay::<SmallDatapath>(&verilog(), &trace, &replay_dir("switch_datapath")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(cycles, trace.cycles());
+}
+
+#[test]
+fn the_verilog_replay_can_fail() {
+    let (mut trace, _) = trace_of(&case(4, 10, false));
+    let cycle = trace.expected.iter().position(|e| e[outputs::result_valid] == Some(1)).expect("a result");
+    trace.expected[cycle][outputs::flow_hash] = Some(trace.expected[cycle][outputs::flow_hash].expect("an arrival first") ^ 1);
+    match replay::<SmallDatapath>(&verilog(), &trace, &replay_dir("switch_datapath_negative")) {
+        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "flow_hash")),
+        other => panic!("expected a mismatch, got {other:?}"),
+    }
+}
+
+#[test]
+fn verilog_passes_verilator_lint() {
+    let path = write_verilog(&replay_dir("switch_datapath_lint"), "switch_datapath.v", &verilog()).unwrap();
+    let classes = verilator_lint(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!classes.contains_key("UNOPTFLAT"), "combinational loop: {classes:?}");
+}
+
+#[test]
+fn verilog_synthesizes_for_ecp5_with_block_ram() {
+    let path = write_verilog(&replay_dir("switch_datapath_synth"), "switch_datapath.v", &verilog()).unwrap();
+    let report = yosys_synth(&path, Family::Ecp5).unwrap_or_else(|e| panic!("{e}"));
+    println!("{report:?}");
+    assert!(report.cells.get("DP16KD").copied().unwrap_or(0) >= 4, "counters and slots in block RAM: {report:?}");
+}
+
+fn verilated() -> VerilatedModel {
+    VerilatedModel::build::<SmallDatapath>(&verilog()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Random workloads through the Verilator-compiled datapath against the
+/// reference, every cycle, until `SSWITCH_VERILATOR_CYCLES` (a million by
+/// default) have been compared.
+#[test]
+fn verilated_verilog_matches_reference_over_a_million_random_cycles() {
+    let model = verilated();
+    let cycles = random_cosim::<SmallDatapath, _>(&model, strategies::case(PORTS, SmallDatapath::tables(), 50..400), |c| trace_of(c).0, "switch_datapath_verilated");
+    assert!(cycles >= verilator_cycles(), "{cycles} cycles");
+}
+
+#[test]
+fn the_verilated_run_can_fail() {
+    let (trace, _) = trace_of(&case(4, 10, false));
+    assert_corruption_caught::<SmallDatapath>(&verilated(), trace, outputs::result_valid, outputs::flow_hash, 1, "switch_datapath_verilated_negative");
+}

@@ -1,0 +1,76 @@
+//! `sswitch replay --engine hdl|verilog`: the hardware datapath replays the
+//! built-in scenarios' traces as the reference does (compared as
+//! `testbench::datapath_replay::compare_engines` defines).
+
+mod common;
+
+use reference::config::Document;
+use reference::replay::Replayer;
+use reference::sim::{built_in, scenario_config, scenario_ports, SimOptions};
+use reference::switch::{Switch, SwitchIdentity};
+use serde_json::Value;
+use testbench::datapath_replay::{compare_engines, hardware_engine, EngineComparison, HardwareEngine};
+
+fn identity() -> SwitchIdentity {
+    SwitchIdentity { node_id: 1, sim_seed: 1, run: 0 }
+}
+
+/// The scenario's trace (JSON lines) and a fresh switch to replay it on.
+fn traced(name: &str, duration_ps: Option<u64>) -> (Vec<String>, impl Fn() -> Switch) {
+    let mut checked = built_in(name).unwrap().check().unwrap();
+    if let Some(d) = duration_ps {
+        checked.duration_ps = d;
+    }
+    let options = SimOptions { node_id: 1, component_name: "switch-1".into(), progress: None, record_files: None };
+    let mut trace = Vec::new();
+    reference::sim::run(&Document::defaults(), &checked, identity(), options, Some(&mut trace)).unwrap();
+    let lines = String::from_utf8(trace).unwrap().lines().map(str::to_owned).collect();
+    let switch = move || {
+        let (config, plan) = scenario_config(&Document::defaults(), &checked).unwrap();
+        Switch::new(&config, plan, scenario_ports(&config, &checked), identity(), Default::default()).unwrap()
+    };
+    (lines, switch)
+}
+
+fn replay_both(name: &str, engine: HardwareEngine, tables: usize, limit: Option<usize>) -> EngineComparison {
+    let (mut lines, switch) = traced(name, None);
+    if let Some(n) = limit {
+        lines.truncate(n);
+    }
+    let mut reference = Replayer::new(switch());
+    let expected: Vec<Value> = lines.iter().filter_map(|l| reference.line(l).unwrap()).collect();
+    let mut hardware = hardware_engine(engine, &switch(), identity(), tables).unwrap_or_else(|e| panic!("{e}"));
+    let started = std::time::Instant::now();
+    let actual: Vec<Value> = lines.iter().filter_map(|l| hardware(l).unwrap_or_else(|e| panic!("{name}: {e}"))).collect();
+    let comparison = compare_engines(&expected, &actual).unwrap_or_else(|e| panic!("{name} through {engine:?}: {e}"));
+    eprintln!("{name} through {engine:?}: {comparison:?} in {:.1} s", started.elapsed().as_secs_f64());
+    comparison
+}
+
+/// Every built-in scenario's whole trace through the Verilog datapath
+/// (Verilator) with the model's 128 flow tables. The default scenario is
+/// the long one (128 ports, over a million events).
+#[test]
+fn every_built_in_scenario_replays_through_verilog_as_through_the_reference() {
+    let mut resends = 0;
+    for name in reference::sim::BUILT_IN {
+        let c = replay_both(name, HardwareEngine::Verilog, 128, None);
+        resends += c.resends_matched;
+    }
+    assert!(resends >= 20, "the scenarios' pauses were re-sent by the hardware too: {resends}");
+}
+
+/// The rust_hdl datapath is about 300 times slower than Verilator: the
+/// first lines of every built-in scenario (2 flow tables where the
+/// scenario selects on at most 2 sets, else 128).
+#[test]
+fn built_in_scenarios_replay_through_hdl_as_through_the_reference() {
+    for name in reference::sim::BUILT_IN {
+        let (tables, lines) = match *name {
+            "default" | "full-load" => (128, 300),
+            _ => (2, 800),
+        };
+        let c = replay_both(name, HardwareEngine::Hdl, tables, Some(lines));
+        assert_eq!(c.lines, lines, "{name}: every line answered");
+    }
+}

@@ -50,15 +50,27 @@ enum Command {
     Registers(commands::hardware::RegistersCommand),
 }
 
-/// Stack of the thread that runs a command: building the larger hardware
+/// Stack of the thread that runs a hardware command: building the larger
 /// blocks (the flowlet table's and the datapath's rust_hdl structures) is
-/// deeply recursive and overflows the main thread's 8 MiB.
-const COMMAND_STACK_BYTES: usize = 256 << 20;
+/// deeply recursive and overflows the main thread's 8 MiB. Other commands
+/// run on the main thread (`sim` keeps its memory small, and tests cap it).
+const HARDWARE_STACK_BYTES: usize = 256 << 20;
+
+fn builds_hardware(command: &Command) -> bool {
+    match command {
+        Command::Verilog(_) | Command::Synth(_) => true,
+        Command::Replay(args) => args.engine != commands::replay::Engine::Reference,
+        _ => false,
+    }
+}
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
     let cli = Cli::parse();
-    let worker = std::thread::Builder::new().name("sswitch".into()).stack_size(COMMAND_STACK_BYTES).spawn(move || run(cli));
+    if !builds_hardware(&cli.command) {
+        return run(cli);
+    }
+    let worker = std::thread::Builder::new().name("sswitch".into()).stack_size(HARDWARE_STACK_BYTES).spawn(move || run(cli));
     match worker.map(|w| w.join()) {
         Ok(Ok(code)) => code,
         Ok(Err(panic)) => std::panic::resume_unwind(panic),

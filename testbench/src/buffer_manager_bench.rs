@@ -114,6 +114,7 @@ crate::harness! {
             result_pfc: 1 => RESULT,
             paused_until_ns: 32 => RESULT,
             query_paused: 8 => "query",
+            query_expiry_ns: 32 => "query",
             query_egress_bytes: 32 => "query",
             trimmed: 1 => RESULT,
             trimmed_dscp: 6 => RESULT,
@@ -199,6 +200,12 @@ fn release_inputs(tag: &Tag) -> Vec<u64> {
     v[inputs::ev_pool] = tag.pool as u64;
     v[inputs::ev_lossless] = tag.lossless as u64;
     v
+}
+
+/// When the earliest pause of `port` still running at `now` ends
+/// (`NO_EXPIRY` when none): the query's `query_expiry_ns`.
+pub fn pause_expiry(r: &ReferenceManager, port: usize, now: u64) -> u64 {
+    (0..8).map(|tc| r.rx_pause_until_ns(port, tc)).filter(|&until| until > now).min().unwrap_or(hdl::buffer_manager::pfc_receive::NO_EXPIRY as u64)
 }
 
 /// A probe's result: the ingress decision on a copy of the reference,
@@ -325,6 +332,7 @@ impl<const A: usize> BufferManagerBench<A> {
             let query_port = cycle % QUERY_PORTS;
             // The query sees every event of earlier cycles.
             let paused = (0..8).filter(|&tc| reference.is_rx_paused(query_port, tc, now)).fold(0u64, |m, tc| m | 1 << tc);
+            let expiry = pause_expiry(&reference, query_port, now);
             let port_bytes = reference.port_egress_bytes(query_port);
             // The sweep decides on the next cycle with the events up to this one's predecessor.
             sweep = sweep.step(paused_before || is_write(cycle) || (cycle > 0 && is_write(cycle - 1)), *op == Op::Reset, addresses);
@@ -369,6 +377,7 @@ impl<const A: usize> BufferManagerBench<A> {
             line[inputs::query_port] = query_port as u64;
             if cycle >= LATENCY && at < expected.len() {
                 expected[at][outputs::query_paused] = Some(paused);
+                expected[at][outputs::query_expiry_ns] = Some(expiry);
                 expected[at][outputs::query_egress_bytes] = Some(port_bytes);
             }
             let next_stalls = paused_now || is_write(cycle + 1) || is_write(cycle);

@@ -20,7 +20,7 @@
 use crate::cosim::{Harness, Stepper};
 use crate::switch_datapath_bench::{outputs, register_image, set_writes, SwitchDatapathBench};
 use crate::verilator::{VerilatedModel, VerilatedSession};
-use hdl::switch_datapath::{arrival_cycles, ConfigBlock, EventKind, BUFFER_EVENT_CYCLES, TX_START_CYCLES};
+use hdl::switch_datapath::{arrival_cycles, longest_arrival_cycles, ConfigBlock, EventKind, BUFFER_EVENT_CYCLES, TX_START_CYCLES};
 use reference::buffer_manager::{ChargedTo, DropReason, PfcFrame, Tag};
 use reference::config::LoadBalancing;
 use reference::register_map::RegisterWrite;
@@ -123,6 +123,9 @@ pub struct DatapathReplayer<R: CycleRunner> {
     resends: Vec<PfcFrame>,
 }
 
+/// Cycles run at a time while an arrival's result is awaited.
+const ARRIVAL_STEP: usize = 8;
+
 /// Equal-cost sets the datapath holds (its `ev_set` is 8 bits).
 pub const DATAPATH_SETS: usize = 256;
 
@@ -186,7 +189,8 @@ impl<R: CycleRunner> DatapathReplayer<R> {
                 v[inputs::ev_sport] = key.sport as u64;
                 v[inputs::ev_dport] = key.dport as u64;
                 v[inputs::ev_set] = set as u64;
-                (None, arrival_cycles(self.port_bits, false))
+                // The shortest an arrival takes; more cycles follow until it answers.
+                (None, arrival_cycles(true, 0))
             }
             Event::TxStart { seq: of, .. } => {
                 let packet = self.ledger.admitted(*of, true)?;
@@ -208,12 +212,19 @@ impl<R: CycleRunner> DatapathReplayer<R> {
                 (None, BUFFER_EVENT_CYCLES)
             }
         };
-        // The result comes in the window's last cycle at the latest.
         window.push(v);
         for _ in 1..cycles {
             window.push(idle(now));
         }
-        let seen = self.runner.run(&window)?;
+        let mut seen = self.runner.run(&window)?;
+        // An arrival's refresh takes as many cycles as ports changed: run on
+        // in short windows until the result, and no longer than the longest.
+        let mut ran = cycles;
+        while !seen.iter().any(|(_, out)| out[outputs::result_valid] != 0) && ran < longest_arrival_cycles(self.port_bits) {
+            let more = vec![idle(now); ARRIVAL_STEP];
+            seen.extend(self.runner.run(&more)?);
+            ran += ARRIVAL_STEP;
+        }
         let mut result = None;
         for (_, out) in &seen {
             if out[outputs::resend_valid] != 0 {

@@ -12,9 +12,10 @@
 //! the hardware gives differently (the buffer manager's own bench checks
 //! them).
 
-use crate::buffer_manager_bench::drop_code;
+use crate::buffer_manager_bench::{drop_code, pause_expiry};
 use crate::cosim::Trace;
-use hdl::switch_datapath::{arrival_cycles, ConfigBlock, EventKind, SwitchDatapath, BUFFER_EVENT_CYCLES, TX_START_CYCLES};
+use hdl::switch_datapath::port_refresh::RING;
+use hdl::switch_datapath::{arrival_cycles, walk_cycles, ConfigBlock, EventKind, SwitchDatapath, BUFFER_EVENT_CYCLES, TX_START_CYCLES};
 use reference::buffer_manager::ChargedTo;
 use reference::lfsr::ecn_seed;
 use reference::register_map::{
@@ -119,6 +120,50 @@ pub struct Coverage {
     pub sets: usize,
     /// Arrivals whose member differs from hash mod size (flowlet moved them).
     pub balanced: usize,
+    /// Refreshes that walked every port (a pause may have ended, or the
+    /// ring overflowed) and those that walked only the changed ports.
+    pub full_walks: usize,
+    pub ring_walks: usize,
+    /// Full walks because more ports changed than the ring holds.
+    pub overflow_walks: usize,
+}
+
+/// The datapath's record of which ports to refresh
+/// (`hdl::switch_datapath::port_refresh`), kept alongside the reference.
+#[derive(Clone, Debug)]
+struct RefreshModel {
+    changed: Vec<u16>,
+    overflowed: bool,
+    expiry: u64,
+}
+
+impl RefreshModel {
+    fn new() -> Self {
+        // The hardware's earliest end powers up at 0: its first refresh
+        // walks every port.
+        RefreshModel { changed: Vec::new(), overflowed: false, expiry: 0 }
+    }
+
+    fn mark(&mut self, port: u16) {
+        if self.changed.len() == RING {
+            self.overflowed = true;
+        } else {
+            self.changed.push(port);
+        }
+    }
+
+    /// The walk before a select at `t` on `switch` (before the arrival):
+    /// whether it covers every port, and the model after it.
+    fn walk(&self, switch: &Switch, t: u64) -> (bool, RefreshModel) {
+        let full = self.overflowed || t >= self.expiry;
+        let expiry_of = |p: usize| pause_expiry(&switch.buffer, p, t);
+        let expiry = if full {
+            (0..switch.ports.len()).map(expiry_of).min().unwrap_or(u32::MAX as u64)
+        } else {
+            self.changed.iter().map(|&p| expiry_of(p as usize)).fold(self.expiry, u64::min)
+        };
+        (full, RefreshModel { changed: Vec::new(), overflowed: false, expiry })
+    }
 }
 
 /// The register writes of a switch's configuration, block by block (no
@@ -222,6 +267,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         *expected.last_mut().expect("the sweep takes cycles") = quiet(true);
         let mut packets: Vec<Option<Packet>> = vec![None; events.len()];
         let mut now = 0u64;
+        let mut refresh = RefreshModel::new();
         for (seq, event) in events.iter().enumerate() {
             let fail = |m: String| format!("event {seq}: {m}");
             let t = reference::limits::hardware_time_ns(event.t_ns()).map_err(fail)? as u64;
@@ -244,6 +290,8 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                         }
                     }
                     let arrival = reference::switch::Arrival { port: *port, dscp: *dscp, ecn: *ecn, bytes: *bytes, key: *key, group };
+                    let (full, after_walk) = refresh.walk(&switch, t);
+                    let changed = refresh.changed.len();
                     let o = switch.arrive(t, &arrival);
                     packets[seq] = o.packet;
                     v[inputs::ev_kind] = EventKind::Arrive.code();
@@ -283,7 +331,17 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                         let hashed = members[reference::ecmp_hash::member_index(o.flow_hash, members.len())];
                         coverage.balanced += (egress != hashed) as usize;
                     }
-                    arrival_cycles(P, o.egress_port.is_none())
+                    match o.egress_port {
+                        None => arrival_cycles(true, 0),
+                        Some(egress) => {
+                            coverage.overflow_walks += refresh.overflowed as usize;
+                            refresh = after_walk;
+                            refresh.mark(egress);
+                            coverage.full_walks += full as usize;
+                            coverage.ring_walks += !full as usize;
+                            arrival_cycles(false, walk_cycles(changed, full, P))
+                        }
+                    }
                 }
                 Event::TxStart { seq: of, .. } => {
                     let packet = packets.get(*of as usize).copied().flatten().ok_or_else(|| fail(format!("seq {of} is not an admitted packet")))?;
@@ -298,6 +356,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                 Event::Depart { seq: of, .. } => {
                     let packet = packets.get_mut(*of as usize).and_then(Option::take).ok_or_else(|| fail(format!("seq {of} is not a held packet")))?;
                     let resumed = switch.depart(&packet);
+                    refresh.mark(packet.tag.egress_port);
                     v[inputs::ev_kind] = EventKind::Depart.code();
                     packet_inputs(&mut v, &packet);
                     e[outputs::result_kind] = Some(EventKind::Depart.code());
@@ -308,6 +367,10 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                 Event::PfcRx { port, classes, quanta, .. } => {
                     let until = switch.pfc_received(t, *port, *classes, *quanta);
                     let until = reference::limits::hardware_time_ns(until).map_err(|m| fail(format!("the pause's end: {m}")))?;
+                    refresh.mark(*port);
+                    if until as u64 > t {
+                        refresh.expiry = refresh.expiry.min(until as u64);
+                    }
                     v[inputs::ev_kind] = EventKind::PfcRx.code();
                     v[inputs::ev_port] = *port as u64;
                     v[inputs::ev_classes] = *classes as u64;
@@ -367,7 +430,8 @@ pub mod workloads {
     pub const IDENTITY: SwitchIdentity = SwitchIdentity { node_id: 5, sim_seed: 3, run: 1 };
 
     /// The default switch (with `uet`: the UET policy and trimming, which
-    /// rules out PFC) with a buffer of tens of kilobytes (so that a
+    /// rules out PFC) with received pauses of at most about 1 us and a
+    /// buffer of tens of kilobytes (so that a
     /// few dozen packets reach every admission outcome), flowlet balancing
     /// with the case's gap, and as many flow tables as the hardware.
     pub fn switch(case: &Case) -> Switch {
@@ -390,6 +454,9 @@ pub mod workloads {
         p.fixed_limit_bytes = [12_000; 8];
         p.retransmit_limit_bytes = [18_000; 8];
         p.headroom_limit_bytes = 9_000;
+        // Received pauses of up to about 1 us (a quantum of 1/64 ns), so
+        // that they end within a workload and the refresh must notice.
+        p.quantum_q16 = vec![1024; ports as usize];
         p.xoff_bytes = 12_000;
         p.xon_bytes = 6_000;
         let e = sw.ecn.params_mut();

@@ -68,11 +68,32 @@ fn recorded_workloads_reach_every_outcome() {
         total.pfc_frames += coverage.pfc_frames;
         total.balanced += coverage.balanced;
         total.sets = total.sets.max(coverage.sets);
+        total.full_walks += coverage.full_walks;
+        total.ring_walks += coverage.ring_walks;
     }
     assert!(total.refused_at_ingress >= 20 && total.dropped_at_egress >= 20 && total.to_headroom >= 5 && total.trimmed >= 20, "{total:?}");
     assert!(total.pauses_sent >= 2 && total.resumes >= 2 && total.marked >= 10 && total.pfc_frames >= 10, "{total:?}");
     assert!(total.balanced >= 10, "flowlet moved packets off hash mod size: {total:?}");
     assert!(total.sets > SmallDatapath::tables(), "sets past the last flow table: {total:?}");
+    assert!(total.full_walks >= 5 && total.ring_walks >= 100, "refreshes of every port and of the changed ones: {total:?}");
+}
+
+/// Twenty packets to one port, their departures (each marks the port),
+/// then one more arrival: the ring of changed ports overflows, and the
+/// refresh walks every port instead.
+#[test]
+fn a_ring_overflow_walks_every_port() {
+    let key = reference::ecmp_hash::FlowKey { proto: 17, src: 0x0A00_0001, dst: 0x0A00_0002, sport: 1000, dport: 4791 };
+    let arrive = |t_ns: u64| Event::Arrive { t_ns, port: 1, dscp: 8, ecn: Ecn::Ect0, bytes: 500, key, members: vec![2, 3] };
+    let mut events: Vec<Event> = (0..20u64).map(|i| arrive(100 * i)).collect();
+    events.extend((0..20u64).map(|i| Event::Depart { t_ns: 5_000 + 100 * i, seq: i }));
+    events.push(arrive(10_000));
+    let c = case(0, 0, false);
+    let bench = SmallDatapath::new(PORTS as usize);
+    let (trace, coverage) = bench.trace(workloads::switch(&c), IDENTITY, &events).unwrap();
+    assert_eq!(coverage.admitted, 21, "{coverage:?}");
+    assert_eq!(coverage.overflow_walks, 1, "{coverage:?}");
+    check(&bench, &trace, "switch_datapath_ring_overflow").unwrap_or_else(|m| panic!("{m}"));
 }
 
 #[test]

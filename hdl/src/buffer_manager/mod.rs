@@ -30,7 +30,9 @@
 //! * query (for the flowlet block): `query_port` -> `query_paused` (bit n:
 //!   class n paused by the peer at `now_ns`) and `query_egress_bytes` (the
 //!   port's egress bytes over all pools, the frame in transmission
-//!   included), after all events of earlier cycles
+//!   included) and `query_expiry_ns` (when the earliest of those pauses
+//!   ends; `pfc_receive::NO_EXPIRY` when none), after all events of
+//!   earlier cycles
 //! * result: `result_valid`, `result_release`, `admitted`, `drop_reason`
 //!   (0 none, 1 headroom full, 2 pool full, 3 egress limit, 4 egress pool),
 //!   `to_headroom`, `result_tc`, `result_pool`, `result_lossless`,
@@ -189,6 +191,7 @@ pub struct BufferManager<const A: usize> {
     pub result_pfc: Signal<Out, Bit>,
     pub paused_until_ns: Signal<Out, Bits<32>>,
     pub query_paused: Signal<Out, Bits<8>>,
+    pub query_expiry_ns: Signal<Out, Bits<32>>,
     pub query_egress_bytes: Signal<Out, Bits<32>>,
     pub trimmed: Signal<Out, Bit>,
     pub trimmed_dscp: Signal<Out, Bits<6>>,
@@ -304,6 +307,7 @@ pub struct BufferManager<const A: usize> {
     s2_pfc: DFF<Bit>,
     s2_until: DFF<Bits<32>>,
     s2_query: DFF<Bits<8>>,
+    s2_query_expiry: DFF<Bits<32>>,
     s2_query_bytes: DFF<Bits<32>>,
     s2_trimmed: DFF<Bit>,
     s2_trimmed_dscp: DFF<Bits<6>>,
@@ -380,7 +384,7 @@ impl<const A: usize> BufferManager<A> {
             result_pool: Default::default(), result_lossless: Default::default(), charged_bytes: Default::default(),
             queue_bytes: Default::default(), pause_request: Default::default(), resume_request: Default::default(),
             pfc_classes: Default::default(), result_pfc: Default::default(), paused_until_ns: Default::default(),
-            query_paused: Default::default(), query_egress_bytes: Default::default(),
+            query_paused: Default::default(), query_expiry_ns: Default::default(), query_egress_bytes: Default::default(),
             trimmed: Default::default(), trimmed_dscp: Default::default(),
             resend_valid: Default::default(), resend_port: Default::default(), resend_pool: Default::default(),
             resend_classes: Default::default(), resend_due_ns: Default::default(),
@@ -417,7 +421,7 @@ impl<const A: usize> BufferManager<A> {
             s2_pool: Default::default(), s2_lossless: Default::default(), s2_bytes: Default::default(),
             s2_queue: Default::default(), s2_pause: Default::default(), s2_resume: Default::default(),
             s2_classes: Default::default(), s2_pfc: Default::default(), s2_until: Default::default(),
-            s2_query: Default::default(), s2_query_bytes: Default::default(), s2_trimmed: Default::default(),
+            s2_query: Default::default(), s2_query_expiry: Default::default(), s2_query_bytes: Default::default(), s2_trimmed: Default::default(),
             s2_trimmed_dscp: Default::default(),
             in_pool_used: Default::default(), in_pool_egress: Default::default(), c1_charged_bytes: Default::default(),
             ev_in_address: Default::default(), ev_eg_address: Default::default(),
@@ -457,7 +461,7 @@ impl<const A: usize> Logic for BufferManager<A> {
             s1_arrival, s1_probe, s1_release, s1_in_address, s1_eg_address, s1_port_address, s1_pool, s1_pool_size, s1_tc,
             s1_lossless, s1_trimmable, s1_bytes, s1_pfc, s1_classes, s1_quanta, s1_now,
             s2_valid, s2_release, s2_admitted, s2_drop, s2_headroom, s2_tc, s2_pool, s2_lossless, s2_bytes, s2_queue,
-            s2_pause, s2_resume, s2_classes, s2_pfc, s2_until, s2_query, s2_query_bytes, s2_trimmed, s2_trimmed_dscp);
+            s2_pause, s2_resume, s2_classes, s2_pfc, s2_until, s2_query, s2_query_expiry, s2_query_bytes, s2_trimmed, s2_trimmed_dscp);
         for p in 0..8 {
             self.pool_bytes[p].clock.next = self.clock.val();
             self.pool_bytes[p].d.next = self.pool_bytes[p].q.val();
@@ -842,6 +846,7 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.s2_pfc.d.next = self.s1_pfc.q.val();
         self.s2_until.d.next = self.pfc.paused_until_ns.val();
         self.s2_query.d.next = self.pfc.query_paused.val();
+        self.s2_query_expiry.d.next = self.pfc.query_expiry_ns.val();
         self.s2_query_bytes.d.next = self.port_query_ram.read_data.val();
         self.s2_release.d.next = self.s1_release.q.val();
         self.s2_admitted.d.next = self.s1_arrival.q.val() & (self.drop_code.val() == self.drop_none.val());
@@ -885,6 +890,7 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.result_pfc.next = self.s2_pfc.q.val();
         self.paused_until_ns.next = self.s2_until.q.val();
         self.query_paused.next = self.s2_query.q.val();
+        self.query_expiry_ns.next = self.s2_query_expiry.q.val();
         self.query_egress_bytes.next = self.s2_query_bytes.q.val();
         self.trimmed.next = self.s2_trimmed.q.val() & self.s2_valid.q.val();
         self.trimmed_dscp.next = self.s2_trimmed_dscp.q.val();

@@ -15,7 +15,9 @@
 //!   `frame_quanta`, `now_ns`
 //! * port timing, stage 1: `quantum_q16`, `delay_ns` (the frame's port)
 //! * query: `query_port` in stage 0 -> `query_paused` in stage 1 (bit n:
-//!   class n paused at `now_ns`), frames of earlier cycles included
+//!   class n paused at `now_ns`) and `query_expiry_ns` (the earliest end of
+//!   those pauses, [`NO_EXPIRY`] when none), frames of earlier cycles
+//!   included
 //! * answer, stage 1: `pause_ns` (also for a pause the switch sends itself,
 //!   given 65535 quanta), `paused_until_ns`
 //!
@@ -26,12 +28,16 @@
 //! ```text
 //!  frame ─► quanta x quantum + delay ─► pause_ns, paused_until_ns ─► deadline_ram[c] (c in classes)
 //!  query_port ─► deadline_ram[0..8] (forwarding) ─► now < deadline? ─► query_paused
+//!                                                   └► min of those deadlines ─► query_expiry_ns
 //! ```
 
 use crate::forwarding_ram::ForwardingRam;
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock, Default)]
+/// `query_expiry_ns` of a port with no class paused.
+pub const NO_EXPIRY: u32 = u32::MAX;
+
+#[derive(LogicBlock)]
 pub struct PfcReceive<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -47,6 +53,7 @@ pub struct PfcReceive<const A: usize> {
     // query
     pub query_port: Signal<In, Bits<A>>,
     pub query_paused: Signal<Out, Bits<8>>,
+    pub query_expiry_ns: Signal<Out, Bits<32>>,
     // answer (stage 1)
     pub pause_ns: Signal<Out, Bits<32>>,
     pub paused_until_ns: Signal<Out, Bits<32>>,
@@ -55,6 +62,39 @@ pub struct PfcReceive<const A: usize> {
     pause_hi_product: Signal<Local, Bits<32>>,
     pause_lo_product: Signal<Local, Bits<32>>,
     class_paused: [Signal<Local, Bits<8>>; 8],
+    class_expiry: [Signal<Local, Bits<32>>; 8],
+    expiry_of_pairs: [Signal<Local, Bits<32>>; 4],
+    expiry_of_quads: [Signal<Local, Bits<32>>; 2],
+    no_expiry: Constant<Bits<32>>,
+}
+
+impl<const A: usize> Default for PfcReceive<A> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            frame_valid: Default::default(),
+            frame_port: Default::default(),
+            frame_classes: Default::default(),
+            frame_quanta: Default::default(),
+            now_ns: Default::default(),
+            quantum_q16: Default::default(),
+            delay_ns: Default::default(),
+            query_port: Default::default(),
+            query_paused: Default::default(),
+            query_expiry_ns: Default::default(),
+            pause_ns: Default::default(),
+            paused_until_ns: Default::default(),
+            deadline_ram: Default::default(),
+            pause_hi_product: Default::default(),
+            pause_lo_product: Default::default(),
+            class_paused: Default::default(),
+            class_expiry: Default::default(),
+            expiry_of_pairs: Default::default(),
+            expiry_of_quads: Default::default(),
+            no_expiry: Constant::new(Bits::<32>::from(NO_EXPIRY as LiteralType)),
+        }
+    }
 }
 
 impl<const A: usize> Logic for PfcReceive<A> {
@@ -76,9 +116,31 @@ impl<const A: usize> Logic for PfcReceive<A> {
             self.deadline_ram[t].write_enable.next = self.frame_valid.val() & self.frame_classes.val().get_bit(t) & !self.reset.val();
             self.deadline_ram[t].read_address.next = self.query_port.val();
             self.class_paused[t].next = 0.into();
+            self.class_expiry[t].next = self.no_expiry.val();
             if self.now_ns.val() < self.deadline_ram[t].read_data.val() {
                 self.class_paused[t].next = (1 << t).into();
+                self.class_expiry[t].next = self.deadline_ram[t].read_data.val();
             }
+        }
+        // The earliest end of a pause: a tree of pairwise minima.
+        for k in 0..4 {
+            if self.class_expiry[2 * k].val() < self.class_expiry[2 * k + 1].val() {
+                self.expiry_of_pairs[k].next = self.class_expiry[2 * k].val();
+            } else {
+                self.expiry_of_pairs[k].next = self.class_expiry[2 * k + 1].val();
+            }
+        }
+        for k in 0..2 {
+            if self.expiry_of_pairs[2 * k].val() < self.expiry_of_pairs[2 * k + 1].val() {
+                self.expiry_of_quads[k].next = self.expiry_of_pairs[2 * k].val();
+            } else {
+                self.expiry_of_quads[k].next = self.expiry_of_pairs[2 * k + 1].val();
+            }
+        }
+        if self.expiry_of_quads[0].val() < self.expiry_of_quads[1].val() {
+            self.query_expiry_ns.next = self.expiry_of_quads[0].val();
+        } else {
+            self.query_expiry_ns.next = self.expiry_of_quads[1].val();
         }
         self.query_paused.next = self.class_paused[0].val() | self.class_paused[1].val() | self.class_paused[2].val()
             | self.class_paused[3].val() | self.class_paused[4].val() | self.class_paused[5].val()

@@ -7,7 +7,9 @@
 //!  arrive ─► ecmp_hash ─► flow hash ─┐                                   │
 //!        └─► buffer_manager probe ─► class, ingress refused? ─┐          │
 //!            refresh: buffer_manager query (egress bytes, paused classes
-//!                     at now) ─► flowlet_table port state, every port    │
+//!                     at now) ─► flowlet_table port state, for the ports
+//!                     port_refresh names (changed, or all once a received
+//!                     pause may have ended)                              │
 //!            flowlet_table select ─► egress port ─► buffer_manager arrival
 //!                     admitted ─► flowlet_table commit, ecn_marker update
 //!  tx_start ─► ecn_marker decide      depart ─► buffer_manager release
@@ -48,16 +50,21 @@
 //!
 //! Latency, from the cycle the event is taken to `result_valid`
 //! ([`arrival_cycles`], [`TX_START_CYCLES`], [`BUFFER_EVENT_CYCLES`]):
-//! an arrival 2^P + 50 cycles (2^P: the port-state refresh; 66 at 16
-//! ports, 178 at 128), 28 when the ingress refuses it; `tx_start` 7;
-//! `depart` and `pfc_rx` 6. The next event can be taken in the cycle of
-//! the result. See [`sequencer`] for why arrivals are not overlapped.
+//! an arrival 51 + d cycles, d the ports changed since the last arrival's
+//! refresh (an admission or release on them, a PFC frame received on
+//! them; at most 16), plus 2^P when a received pause may have ended since
+//! the last walk over every port or more than 16 ports changed; 28 when
+//! the ingress refuses it; `tx_start` 7; `depart` and `pfc_rx` 6. The
+//! next event can be taken in the cycle of the result. See [`sequencer`]
+//! for why arrivals are not overlapped, [`port_refresh`] for why the
+//! refresh is exact.
 //!
 //! Pause re-sends come from the buffer manager's sweep as time passes
 //! (its `now_ns` is the last event's time): they are the one answer whose
 //! timing differs from the reference's, which emits them before the event
 //! at or after their due time.
 
+pub mod port_refresh;
 pub mod sequencer;
 
 use crate::buffer_manager::{BufferManager, DropCode};
@@ -74,6 +81,7 @@ use reference::register_map::{CFG_BLOCK_BUFFER_MANAGER, CFG_BLOCK_ECMP_HASH, CFG
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::RAM;
 pub use sequencer::EventKind;
+use port_refresh::PortRefresh;
 use sequencer::Sequencer;
 
 /// Which block a configuration write goes to.
@@ -95,19 +103,31 @@ impl ConfigBlock {
     }
 }
 
-/// Cycles from taking an arrival to its result, for `2^port_bits` ports;
-/// `refused`: the ingress refused it (no refresh, no select). The steps:
-/// taken, the key (hash latency), to the refresh, the refresh (every port
-/// and the buffer manager's query latency), the select (flowlet latency),
-/// to the arrival, the arrival (buffer-manager latency), the result.
-pub const fn arrival_cycles(port_bits: usize, refused: bool) -> usize {
+/// Cycles from taking an arrival to its result; `refused`: the ingress
+/// refused it (no refresh, no select); `walk`: the refresh's query cycles
+/// ([`walk_cycles`]). The steps: taken, the key (hash latency), to the
+/// refresh, the walk, its last answers written (buffer-manager latency),
+/// the select (flowlet latency), to the arrival, the arrival
+/// (buffer-manager latency), the result.
+pub const fn arrival_cycles(refused: bool, walk: usize) -> usize {
     let to_hash_answer = 1 + crate::ecmp_hash::LATENCY;
     let arrival = 1 + crate::buffer_manager::LATENCY + 1;
     if refused {
         to_hash_answer + arrival
     } else {
-        to_hash_answer + 1 + (1 << port_bits) + crate::buffer_manager::LATENCY + crate::flowlet_table::LATENCY + arrival
+        to_hash_answer + 1 + walk + crate::buffer_manager::LATENCY + crate::flowlet_table::LATENCY + arrival
     }
+}
+
+/// The refresh's query cycles: one per changed port, one to decide, and
+/// 2^`port_bits` for a walk over every port.
+pub const fn walk_cycles(changed_ports: usize, full: bool, port_bits: usize) -> usize {
+    changed_ports + 1 + if full { 1 << port_bits } else { 0 }
+}
+
+/// The most cycles an arrival takes on a datapath of 2^`port_bits` ports.
+pub const fn longest_arrival_cycles(port_bits: usize) -> usize {
+    arrival_cycles(false, walk_cycles(port_refresh::RING, true, port_bits))
 }
 
 /// Cycles from taking a `tx_start` to its result.
@@ -171,6 +191,7 @@ pub struct SwitchDatapath<const A: usize, const P: usize, const S: usize, const 
     pub resend_due_ns: Signal<Out, Bits<32>>,
     // the blocks
     sequencer: Sequencer<P>,
+    port_refresh: PortRefresh,
     hash: EcmpHash,
     flowlet: FlowletTable<P, S, T, E>,
     buffer: BufferManager<A>,
@@ -225,6 +246,7 @@ pub struct SwitchDatapath<const A: usize, const P: usize, const S: usize, const 
     kind_arrive: Constant<Bits<2>>,
     kind_depart: Constant<Bits<2>>,
     kind_tx_start: Constant<Bits<2>>,
+    kind_pfc_rx: Constant<Bits<2>>,
     drop_headroom_full: Constant<Bits<3>>,
     drop_pool_full: Constant<Bits<3>>,
 }
@@ -309,6 +331,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             resend_classes: Default::default(),
             resend_due_ns: Default::default(),
             sequencer,
+            port_refresh: Default::default(),
             hash: Default::default(),
             flowlet,
             buffer,
@@ -359,6 +382,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             kind_arrive: kind2(EventKind::Arrive),
             kind_depart: kind2(EventKind::Depart),
             kind_tx_start: kind2(EventKind::TxStart),
+            kind_pfc_rx: kind2(EventKind::PfcRx),
             drop_headroom_full: code3(DropCode::HeadroomFull),
             drop_pool_full: code3(DropCode::PoolFull),
         })
@@ -380,6 +404,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             pause_held, trimmed_held, trimmed_dscp_held, marked_held, resume_held, until_held);
         // Clocks and resets.
         self.sequencer.clock.next = self.clock.val();
+        self.port_refresh.clock.next = self.clock.val();
         self.hash.clock.next = self.clock.val();
         self.flowlet.clock.next = self.clock.val();
         self.buffer.clock.next = self.clock.val();
@@ -388,6 +413,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         self.set_size_ram.read_clock.next = self.clock.val();
         self.set_size_ram.write_clock.next = self.clock.val();
         self.sequencer.reset.next = self.reset.val();
+        self.port_refresh.reset.next = self.reset.val();
         self.hash.reset.next = self.reset.val();
         self.flowlet.reset.next = self.reset.val();
         self.buffer.reset.next = self.reset.val();
@@ -425,6 +451,27 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         self.sequencer.select_answered.next = self.flowlet.result_valid.val();
         self.sequencer.buffer_answered.next = self.buffer.result_valid.val();
         self.sequencer.decision_answered.next = self.ecn.decision_valid.val();
+        self.sequencer.dirty_count.next = self.port_refresh.dirty_count.val();
+        self.sequencer.dirty_head.next = self.port_refresh.dirty_head.val();
+        self.sequencer.full_walk_due.next = self.port_refresh.full_walk_due.val();
+        // The ports to refresh: marked when an event changes them.
+        self.port_refresh.mark_valid.next = self.sequencer.finish.val()
+            & (((self.kind_held.q.val() == self.kind_arrive.val()) & !self.sequencer.refused.val())
+                | (self.kind_held.q.val() == self.kind_depart.val())
+                | (self.kind_held.q.val() == self.kind_pfc_rx.val()));
+        self.port_refresh.mark_port.next = self.port_held.q.val();
+        if self.kind_held.q.val() == self.kind_arrive.val() {
+            self.port_refresh.mark_port.next = self.egress_held.q.val();
+        } else if self.kind_held.q.val() == self.kind_depart.val() {
+            self.port_refresh.mark_port.next = self.tag_egress_held.q.val();
+        }
+        self.port_refresh.pause_valid.next = self.sequencer.finish.val() & (self.kind_held.q.val() == self.kind_pfc_rx.val());
+        self.port_refresh.pause_until_ns.next = self.buffer.paused_until_ns.val();
+        self.port_refresh.now_ns.next = self.now_held.q.val();
+        self.port_refresh.pop.next = self.sequencer.pop.val();
+        self.port_refresh.start_full.next = self.sequencer.start_full.val();
+        self.port_refresh.answer_valid.next = self.sequencer.port_write.val();
+        self.port_refresh.answer_expiry_ns.next = self.buffer.query_expiry_ns.val();
         // The event taken.
         if self.sequencer.accept.val() {
             self.kind_held.d.next = self.ev_kind.val();

@@ -10,11 +10,15 @@
 //! * answers of the blocks: `hash_answered`, `probe_answered` with
 //!   `ingress_refused` (the probe's drop is an ingress drop),
 //!   `select_answered`, `buffer_answered`, `decision_answered`
+//! * ports to refresh ([`super::port_refresh`]): `dirty_count`,
+//!   `dirty_head`, `full_walk_due`
 //! * commands, each a one-cycle strobe: `accept` (latch the event),
 //!   `issue_key` (flow key to the hash, ingress probe to the buffer
 //!   manager), `latch_probe`, `query_valid` with `query_port` (8 bits),
-//!   `port_write` with `port_written` (8 bits: the buffer manager's answer
-//!   for that port goes into the flowlet table's port state),
+//!   `pop` (the ring's head is queried), `start_full` (a walk over every
+//!   port begins), `port_write` with `port_written` (8 bits: the buffer
+//!   manager's answer for that port goes into the flowlet table's port
+//!   state, B cycles after its query),
 //!   `issue_select`, `latch_select`, `issue_arrival` (with `refused`: the
 //!   ingress refused it, so no egress port was chosen), `issue_decide`,
 //!   `issue_release`, `issue_pfc`, `finish` (the event's answer is on the
@@ -26,9 +30,11 @@
 //! ```text
 //!  Start: key + probe ─► WaitHash (probe answer at B, hash at H)
 //!    refused ─► Arrive ─► WaitBuffer ─► finish                 H + B + 3
-//!    passed  ─► Refresh: query port k, write port k - B, k = 0 .. 2^P + B - 1
+//!    passed  ─► WalkDirty: query each port of the ring (d cycles), decide (1)
+//!            ─► WalkAll when a full walk is due: query port 0 .. 2^P - 1
+//!            ─► Drain (B: the last answers written)
 //!            ─► Select ─► WaitSelect (F) ─► Arrive ─► WaitBuffer ─► finish
-//!                                                  H + 2^P + F + 2B + 5
+//!                                      H + d + 1 (+ 2^P) + F + 2B + 6
 //!  tx_start: Decide ─► WaitDecide (5) ─► finish; depart, pfc_rx: Release /
 //!  Pfc ─► WaitBuffer (B) ─► finish
 //! ```
@@ -36,9 +42,9 @@
 //! Why one event at a time: the reference selects each packet's member
 //! with the egress occupancy after every earlier packet's admission, and
 //! with its pause state at the packet's own time. The refresh copies both
-//! from the buffer manager for every port just before the select, so the
-//! flowlet table's view is exact; pipelining arrivals would let a select
-//! miss admissions still in flight.
+//! from the buffer manager for every port that may have changed just
+//! before the select, so the flowlet table's view is exact; pipelining
+//! arrivals would let a select miss admissions still in flight.
 
 use rust_hdl::prelude::*;
 
@@ -72,7 +78,9 @@ pub enum SequencerState {
     Idle,
     Start,
     WaitHash,
-    Refresh,
+    WalkDirty,
+    WalkAll,
+    Drain,
     Select,
     WaitSelect,
     Arrive,
@@ -99,12 +107,18 @@ pub struct Sequencer<const P: usize> {
     pub select_answered: Signal<In, Bit>,
     pub buffer_answered: Signal<In, Bit>,
     pub decision_answered: Signal<In, Bit>,
+    // ports to refresh
+    pub dirty_count: Signal<In, Bits<5>>,
+    pub dirty_head: Signal<In, Bits<8>>,
+    pub full_walk_due: Signal<In, Bit>,
     // commands
     pub accept: Signal<Out, Bit>,
     pub issue_key: Signal<Out, Bit>,
     pub latch_probe: Signal<Out, Bit>,
     pub query_valid: Signal<Out, Bit>,
     pub query_port: Signal<Out, Bits<8>>,
+    pub pop: Signal<Out, Bit>,
+    pub start_full: Signal<Out, Bit>,
     pub port_write: Signal<Out, Bit>,
     pub port_written: Signal<Out, Bits<8>>,
     pub issue_select: Signal<Out, Bit>,
@@ -117,12 +131,16 @@ pub struct Sequencer<const P: usize> {
     pub finish: Signal<Out, Bit>,
     // state
     state: DFF<SequencerState>,
-    /// Refresh step k: port k is queried, port k - B written.
-    refresh_step: DFF<Bits<10>>,
+    /// WalkAll: the port queried; Drain: the cycles waited.
+    walk_step: DFF<Bits<8>>,
+    /// The ports queried, B cycles deep: their answers come out together.
+    query_pipe_valid: [DFF<Bit>; BUFFER_LATENCY],
+    query_pipe_port: [DFF<Bits<8>>; BUFFER_LATENCY],
     refused_flag: DFF<Bit>,
-    port_count: Constant<Bits<10>>,
-    refresh_last: Constant<Bits<10>>,
-    buffer_latency: Constant<Bits<10>>,
+    last_port: Constant<Bits<8>>,
+    last_drain_cycle: Constant<Bits<8>>,
+    /// Clear: the answers are never written (a fault-injection build).
+    refresh_enabled: Constant<Bit>,
     kind_arrive: Constant<Bits<2>>,
     kind_tx_start: Constant<Bits<2>>,
     kind_depart: Constant<Bits<2>>,
@@ -145,11 +163,16 @@ impl<const P: usize> Default for Sequencer<P> {
             select_answered: Default::default(),
             buffer_answered: Default::default(),
             decision_answered: Default::default(),
+            dirty_count: Default::default(),
+            dirty_head: Default::default(),
+            full_walk_due: Default::default(),
             accept: Default::default(),
             issue_key: Default::default(),
             latch_probe: Default::default(),
             query_valid: Default::default(),
             query_port: Default::default(),
+            pop: Default::default(),
+            start_full: Default::default(),
             port_write: Default::default(),
             port_written: Default::default(),
             issue_select: Default::default(),
@@ -161,11 +184,13 @@ impl<const P: usize> Default for Sequencer<P> {
             issue_pfc: Default::default(),
             finish: Default::default(),
             state: Default::default(),
-            refresh_step: Default::default(),
+            walk_step: Default::default(),
+            query_pipe_valid: Default::default(),
+            query_pipe_port: Default::default(),
             refused_flag: Default::default(),
-            port_count: Constant::new(Bits::<10>::from(ports as LiteralType)),
-            refresh_last: Constant::new(Bits::<10>::from((ports + BUFFER_LATENCY as u64 - 1) as LiteralType)),
-            buffer_latency: Constant::new(Bits::<10>::from(BUFFER_LATENCY as LiteralType)),
+            last_port: Constant::new(Bits::<8>::from((ports - 1) as LiteralType)),
+            last_drain_cycle: Constant::new(Bits::<8>::from((BUFFER_LATENCY - 1) as LiteralType)),
+            refresh_enabled: Constant::new(true),
             kind_arrive: EventKind::Arrive.constant(),
             kind_tx_start: EventKind::TxStart.constant(),
             kind_depart: EventKind::Depart.constant(),
@@ -174,11 +199,12 @@ impl<const P: usize> Default for Sequencer<P> {
 }
 
 impl<const P: usize> Sequencer<P> {
-    /// Wrong on purpose, for the fault-injection test: the refresh walks
-    /// no port, so the flowlet table's port state is never written.
+    /// Wrong on purpose, for the fault-injection test: the refresh's
+    /// answers are never written, so the flowlet table's port state stays
+    /// as it powered up.
     pub fn without_refresh() -> Self {
         let mut sequencer = Self::default();
-        sequencer.port_count = Constant::new(0.into());
+        sequencer.refresh_enabled = Constant::new(false);
         sequencer
     }
 }
@@ -186,15 +212,25 @@ impl<const P: usize> Sequencer<P> {
 impl<const P: usize> Logic for Sequencer<P> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, refresh_step, refused_flag);
+        dff_setup!(self, clock, state, walk_step, refused_flag);
+        for k in 0..4 {
+            self.query_pipe_valid[k].clock.next = self.clock.val();
+            self.query_pipe_port[k].clock.next = self.clock.val();
+        }
+        for k in 1..4 {
+            self.query_pipe_valid[k].d.next = self.query_pipe_valid[k - 1].q.val();
+            self.query_pipe_port[k].d.next = self.query_pipe_port[k - 1].q.val();
+        }
         self.ev_ready.next = (self.state.q.val() == SequencerState::Idle) & self.flowlet_ready.val() & !self.reset.val();
         self.accept.next = false;
         self.issue_key.next = false;
         self.latch_probe.next = false;
         self.query_valid.next = false;
-        self.query_port.next = bit_cast::<8, 10>(self.refresh_step.q.val());
-        self.port_write.next = false;
-        self.port_written.next = bit_cast::<8, 10>(self.refresh_step.q.val() - self.buffer_latency.val());
+        self.query_port.next = self.walk_step.q.val();
+        self.pop.next = false;
+        self.start_full.next = false;
+        self.port_write.next = self.query_pipe_valid[3].q.val() & self.refresh_enabled.val();
+        self.port_written.next = self.query_pipe_port[3].q.val();
         self.issue_select.next = false;
         self.latch_select.next = false;
         self.issue_arrival.next = false;
@@ -229,20 +265,37 @@ impl<const P: usize> Logic for Sequencer<P> {
                     self.refused_flag.d.next = self.ingress_refused.val();
                 }
                 if self.hash_answered.val() {
-                    self.refresh_step.d.next = 0.into();
+                    self.walk_step.d.next = 0.into();
                     if self.refused_flag.q.val() {
                         self.state.d.next = SequencerState::Arrive;
                     } else {
-                        self.state.d.next = SequencerState::Refresh;
+                        self.state.d.next = SequencerState::WalkDirty;
                     }
                 }
             }
-            SequencerState::Refresh => {
-                self.query_valid.next = self.refresh_step.q.val() < self.port_count.val();
-                self.port_write.next = (self.refresh_step.q.val() >= self.buffer_latency.val())
-                    & (self.refresh_step.q.val() - self.buffer_latency.val() < self.port_count.val());
-                self.refresh_step.d.next = self.refresh_step.q.val() + 1;
-                if self.refresh_step.q.val() == self.refresh_last.val() {
+            SequencerState::WalkDirty => {
+                if self.dirty_count.val() != 0 {
+                    self.pop.next = true;
+                    self.query_valid.next = true;
+                    self.query_port.next = self.dirty_head.val();
+                } else if self.full_walk_due.val() {
+                    self.start_full.next = true;
+                    self.state.d.next = SequencerState::WalkAll;
+                } else {
+                    self.state.d.next = SequencerState::Drain;
+                }
+            }
+            SequencerState::WalkAll => {
+                self.query_valid.next = true;
+                self.walk_step.d.next = self.walk_step.q.val() + 1;
+                if self.walk_step.q.val() == self.last_port.val() {
+                    self.walk_step.d.next = 0.into();
+                    self.state.d.next = SequencerState::Drain;
+                }
+            }
+            SequencerState::Drain => {
+                self.walk_step.d.next = self.walk_step.q.val() + 1;
+                if self.walk_step.q.val() == self.last_drain_cycle.val() {
                     self.state.d.next = SequencerState::Select;
                 }
             }
@@ -285,6 +338,8 @@ impl<const P: usize> Logic for Sequencer<P> {
                 self.state.d.next = SequencerState::WaitBuffer;
             }
         }
+        self.query_pipe_valid[0].d.next = self.query_valid.val();
+        self.query_pipe_port[0].d.next = self.query_port.val();
         if self.reset.val() {
             self.state.d.next = SequencerState::Idle;
         }

@@ -321,6 +321,7 @@ impl<const A: usize> BufferManagerBench<A> {
         let mut stimulus = Vec::with_capacity(cycles.len());
         let mut sweep = Sweep::default();
         let mut paused_before = false;
+        let mut last_expiry: Option<u64> = None;
         let is_write = |c: usize| matches!(cycles.get(c), Some(Op::Write(_)));
         for (cycle, op) in cycles.iter().enumerate() {
             if let Some(p) = program_at[cycle].take() {
@@ -333,6 +334,7 @@ impl<const A: usize> BufferManagerBench<A> {
             // The query sees every event of earlier cycles.
             let paused = (0..8).filter(|&tc| reference.is_rx_paused(query_port, tc, now)).fold(0u64, |m, tc| m | 1 << tc);
             let expiry = pause_expiry(&reference, query_port, now);
+            let expiry_before = std::mem::replace(&mut last_expiry, Some(expiry)).filter(|_| cycle > LATENCY);
             let port_bytes = reference.port_egress_bytes(query_port);
             // The sweep decides on the next cycle with the events up to this one's predecessor.
             sweep = sweep.step(paused_before || is_write(cycle) || (cycle > 0 && is_write(cycle - 1)), *op == Op::Reset, addresses);
@@ -377,7 +379,9 @@ impl<const A: usize> BufferManagerBench<A> {
             line[inputs::query_port] = query_port as u64;
             if cycle >= LATENCY && at < expected.len() {
                 expected[at][outputs::query_paused] = Some(paused);
-                expected[at][outputs::query_expiry_ns] = Some(expiry);
+                // The pause end answers a cycle after the rest: the query of
+                // the cycle before.
+                expected[at][outputs::query_expiry_ns] = expiry_before;
                 expected[at][outputs::query_egress_bytes] = Some(port_bytes);
             }
             let next_stalls = paused_now || is_write(cycle + 1) || is_write(cycle);

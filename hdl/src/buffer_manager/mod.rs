@@ -30,9 +30,9 @@
 //! * query (for the flowlet block): `query_port` -> `query_paused` (bit n:
 //!   class n paused by the peer at `now_ns`) and `query_egress_bytes` (the
 //!   port's egress bytes over all pools, the frame in transmission
-//!   included) and `query_expiry_ns` (when the earliest of those pauses
-//!   ends; `pfc_receive::NO_EXPIRY` when none), after all events of
-//!   earlier cycles
+//!   included), after all events of earlier cycles; a cycle after them
+//!   `query_expiry_ns` (when the earliest of those pauses ends;
+//!   `pfc_receive::NO_EXPIRY` when none)
 //! * result: `result_valid`, `result_release`, `admitted`, `drop_reason`
 //!   (0 none, 1 headroom full, 2 pool full, 3 egress limit, 4 egress pool),
 //!   `to_headroom`, `result_tc`, `result_pool`, `result_lossless`,

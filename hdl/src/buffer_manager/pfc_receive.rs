@@ -15,9 +15,10 @@
 //!   `frame_quanta`, `now_ns`
 //! * port timing, stage 1: `quantum_q16`, `delay_ns` (the frame's port)
 //! * query: `query_port` in stage 0 -> `query_paused` in stage 1 (bit n:
-//!   class n paused at `now_ns`) and `query_expiry_ns` (the earliest end of
-//!   those pauses, [`NO_EXPIRY`] when none), frames of earlier cycles
-//!   included
+//!   class n paused at `now_ns`), frames of earlier cycles included; a
+//!   cycle later `query_expiry_ns` (the earliest end of those pauses,
+//!   [`NO_EXPIRY`] when none: each class's end is registered first, so the
+//!   minimum is not in the RAM read's cycle)
 //! * answer, stage 1: `pause_ns` (also for a pause the switch sends itself,
 //!   given 65535 quanta), `paused_until_ns`
 //!
@@ -63,6 +64,7 @@ pub struct PfcReceive<const A: usize> {
     pause_lo_product: Signal<Local, Bits<32>>,
     class_paused: [Signal<Local, Bits<8>>; 8],
     class_expiry: [Signal<Local, Bits<32>>; 8],
+    class_expiry_reg: [DFF<Bits<32>>; 8],
     expiry_of_pairs: [Signal<Local, Bits<32>>; 4],
     expiry_of_quads: [Signal<Local, Bits<32>>; 2],
     no_expiry: Constant<Bits<32>>,
@@ -90,6 +92,7 @@ impl<const A: usize> Default for PfcReceive<A> {
             pause_lo_product: Default::default(),
             class_paused: Default::default(),
             class_expiry: Default::default(),
+            class_expiry_reg: Default::default(),
             expiry_of_pairs: Default::default(),
             expiry_of_quads: Default::default(),
             no_expiry: Constant::new(Bits::<32>::from(NO_EXPIRY as LiteralType)),
@@ -121,13 +124,15 @@ impl<const A: usize> Logic for PfcReceive<A> {
                 self.class_paused[t].next = (1 << t).into();
                 self.class_expiry[t].next = self.deadline_ram[t].read_data.val();
             }
+            self.class_expiry_reg[t].clock.next = self.clock.val();
+            self.class_expiry_reg[t].d.next = self.class_expiry[t].val();
         }
         // The earliest end of a pause: a tree of pairwise minima.
         for k in 0..4 {
-            if self.class_expiry[2 * k].val() < self.class_expiry[2 * k + 1].val() {
-                self.expiry_of_pairs[k].next = self.class_expiry[2 * k].val();
+            if self.class_expiry_reg[2 * k].q.val() < self.class_expiry_reg[2 * k + 1].q.val() {
+                self.expiry_of_pairs[k].next = self.class_expiry_reg[2 * k].q.val();
             } else {
-                self.expiry_of_pairs[k].next = self.class_expiry[2 * k + 1].val();
+                self.expiry_of_pairs[k].next = self.class_expiry_reg[2 * k + 1].q.val();
             }
         }
         for k in 0..2 {

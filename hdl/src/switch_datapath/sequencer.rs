@@ -34,7 +34,7 @@
 //!            ─► WalkAll when a full walk is due: query port 0 .. 2^P - 1
 //!            ─► Drain (B: the last answers written)
 //!            ─► Select ─► WaitSelect (F) ─► Arrive ─► WaitBuffer ─► finish
-//!                                      H + d + 1 (+ 2^P) + F + 2B + 6
+//!                                      H + d + 1 (+ 2^P) + F + 2B + 4
 //!  tx_start: Decide ─► WaitDecide (5) ─► finish; depart, pfc_rx: Release /
 //!  Pfc ─► WaitBuffer (B) ─► finish
 //! ```

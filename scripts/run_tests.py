@@ -32,8 +32,11 @@ LONG_FIRST = ["replay_engines", "cli_hardware", "flowlet_table", "switch_datapat
 
 def test_binaries():
     """(name, executable, crate folder) of every test binary cargo builds."""
-    out = subprocess.run(CARGO + ["--no-run", "--message-format=json-render-diagnostics"],
-                         cwd=ROOT, stdout=subprocess.PIPE, check=True, text=True).stdout
+    built = subprocess.run(CARGO + ["--no-run", "--message-format=json-render-diagnostics"],
+                           cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    if built.returncode != 0:
+        sys.exit(f"error: cargo could not build the test binaries (exit {built.returncode}; its messages are above)")
+    out = built.stdout
     found = []
     for line in out.splitlines():
         msg = json.loads(line)

@@ -18,7 +18,21 @@ use testbench::datapath_replay::{compare_engines, hardware_engine, HardwareEngin
 
 const IDENTITY: SwitchIdentity = SwitchIdentity { node_id: 1, sim_seed: 1, run: 0 };
 
+/// The rust_hdl datapath's simulation recurses deeply; the main thread's
+/// stack is too small for it (tests get `RUST_MIN_STACK` from
+/// `.cargo/config.toml`, which only sizes spawned threads).
+const STACK_BYTES: usize = 256 << 20;
+
 fn main() {
+    std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(measure)
+        .expect("a thread for the benchmark")
+        .join()
+        .expect("the benchmark ran");
+}
+
+fn measure() {
     let checked = built_in("default").expect("built in").check().expect("valid");
     let options = SimOptions { node_id: 1, component_name: "switch-1".into(), progress: None, record_files: None };
     let mut trace = Vec::new();

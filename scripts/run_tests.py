@@ -9,6 +9,9 @@ environment of .cargo/config.toml), as many at a time as there are cores,
 the longest first. Each binary's output is printed whole when it ends. The
 exit status is 1 if any binary failed, naming them.
 
+"Longest" is what the last run here measured (target/test-durations.json,
+written after every run); a fresh clone has none, and uses LONG_FIRST.
+
     scripts/run_tests.py [--jobs N]
 """
 import argparse
@@ -25,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CARGO = ["cargo", "test", "--workspace", "--release"]
 
 # The binaries that take minutes, longest first (measured on 2 cores): they
-# start first so that no long one is left alone at the end.
+# start first so that no long one is left alone at the end. Only used
+# until a run has measured them.
 LONG_FIRST = ["replay_engines", "cli_hardware", "flowlet_table", "switch_datapath",
               "buffer_manager", "cli_replay", "input_fuzz", "ecn_marker", "ecmp_hash"]
 
@@ -60,9 +64,36 @@ def config_env():
     return env
 
 
-def priority(binary):
-    name = binary[0]
-    return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
+DURATIONS = ROOT / "target" / "test-durations.json"
+
+
+def measured_durations():
+    """Seconds each binary took in the last run here, or {} (none, or unreadable)."""
+    try:
+        durations = json.loads(DURATIONS.read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(durations, dict):
+        return {}
+    return {name: float(s) for name, s in durations.items() if isinstance(s, (int, float))}
+
+
+def save_durations(results):
+    """Writes this run's durations whole (a temporary file, then renamed)."""
+    partial = DURATIONS.with_suffix(".json.partial")
+    partial.write_text(json.dumps({name: round(s, 1) for name, _, s in results}, indent=1, sort_keys=True))
+    partial.replace(DURATIONS)
+
+
+def priority(durations):
+    """Sort key: binaries not yet measured first (in LONG_FIRST's order; a new
+    one may be long), then the last run's durations, longest first."""
+    def key(binary):
+        name = binary[0]
+        if name in durations:
+            return (1, -durations[name])
+        return (0, LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST))
+    return key
 
 
 def run(binary, env):
@@ -83,12 +114,14 @@ def main():
     jobs = parser.parse_args().jobs
     if jobs < 1:
         sys.exit(f"error: --jobs {jobs}: at least 1 binary must run at a time")
-    binaries = sorted(test_binaries(), key=priority)
+    durations = measured_durations()
+    binaries = sorted(test_binaries(), key=priority(durations))
     env = config_env()
     print(f"running {len(binaries)} test binaries, {jobs} at a time", flush=True)
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         results = list(pool.map(lambda b: run(b, env), binaries))
+    save_durations(results)
     failed = [name for name, code, _ in results if code != 0]
     print(f"\n{len(results) - len(failed)} of {len(results)} test binaries passed "
           f"in {time.monotonic() - started:.0f} s", flush=True)

@@ -13,16 +13,16 @@ use synth::HardwareBlock;
 
 #[derive(clap::Args)]
 #[command(long_about = "Writes a hardware block's Verilog for FPGA flows: module sswitch_<block> (sswitch_ecmp_hash, \
-    sswitch_ecn_marker, sswitch_buffer_manager, sswitch_flowlet_table), sub-modules sswitch_<block>$<part>, so blocks can share a design. \
+    sswitch_ecn_marker, sswitch_buffer_manager, sswitch_flowlet_table, sswitch_switch_datapath), sub-modules sswitch_<block>$<part>, so blocks can share a design. \
     The block takes its configuration as register writes at run time; see `sswitch registers`.")]
 pub struct VerilogArgs {
-    /// The block: ecmp-hash, ecn-marker, buffer-manager or flowlet-table
+    /// The block: ecmp-hash, ecn-marker, buffer-manager, flowlet-table or switch-datapath
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(BLOCK_NAMES))]
     pub block: String,
-    /// Ports, for blocks with per-port state (ecn-marker, buffer-manager, flowlet-table: 1 to 256, default 16)
+    /// Ports, for blocks with per-port state (all but ecmp-hash: 1 to 256, default 16)
     #[arg(long, value_name = "N")]
     pub ports: Option<usize>,
-    /// Flow tables of 512 slots, for flowlet-table (1, 2, 4 .. 128, default 128)
+    /// Flow tables of 512 slots: flowlet-table 1, 2, 4 .. 128; switch-datapath 2 or 128 (default 128)
     #[arg(long, value_name = "N")]
     pub tables: Option<usize>,
     /// Output folder; the file is <block>.v
@@ -61,13 +61,13 @@ pub fn run_verilog(a: VerilogArgs) -> CommandResult {
     installs it into target/yowasp, SSWITCH_NEXTPNR_ECP5 names another), nextpnr-ice40 from Debian. With the \
     same seed, tools and netlist the result is the same on any machine.")]
 pub struct SynthArgs {
-    /// The block: ecmp-hash, ecn-marker, buffer-manager or flowlet-table
+    /// The block: ecmp-hash, ecn-marker, buffer-manager, flowlet-table or switch-datapath
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(BLOCK_NAMES))]
     pub block: String,
     /// Ports, for blocks with per-port state (1 to 256, default 16)
     #[arg(long, value_name = "N")]
     pub ports: Option<usize>,
-    /// Flow tables of 512 slots, for flowlet-table (1, 2, 4 .. 128, default 128)
+    /// Flow tables of 512 slots: flowlet-table 1, 2, 4 .. 128; switch-datapath 2 or 128 (default 128)
     #[arg(long, value_name = "N")]
     pub tables: Option<usize>,
     /// The device

@@ -41,17 +41,20 @@
 //! one slot, one set and one port included.
 //!
 //! ```text
-//!  cycle  0        1              2        5          10           16          17
+//!  cycle  0        1              2        6          10           16          17
 //!  set ─► set_table ─► member ports ─► port_state ─► least_occupied ─► tie_break ─► set_table
 //!      └► table_map ─► table ─► slot_table ─► expired ───────────────┘   member ─► egress_port
 //!                   hash ─► set_member (hash mod size) ──────────────────┘
 //! ```
 //!
 //! Fmax and size (16 ports, 4 tables, LFE5U-85F, out of context, seed 1,
-//! Yosys 0.23, nextpnr-ecp5 0.11): 91.1 MHz at speed 8; 8,211 LUT4,
-//! 11,764 FF, 81 DP16KD, 2 MULT18X18D, 1,550 CCU2C, 640 TRELLIS_DPR16X4.
-//! The limit is the slot RAM's unregistered output into the age check's
-//! two chained subtractions (`slot_table` cycle 2).
+//! Yosys 0.23, nextpnr-ecp5 0.11): 105.8 MHz at speed 8; 8,275 LUT4,
+//! 11,919 FF, 81 DP16KD, 2 MULT18X18D, 1,474 CCU2C, 640 TRELLIS_DPR16X4.
+//! The limit is the set size RAM's unregistered output into the first
+//! step of the hash mod size (`set_table.size_ram` -> `hash_member`).
+//! Before it, the slot RAM's output into the age check (91.1 MHz; now
+//! registered first) and the tie break's chained counts (95.9 and 93.4
+//! MHz; now adder trees).
 //!
 //! Storage: the slots (57 bits each: valid, member, 50-bit time) are not
 //! initialised: after power-up and every reset a sweep clears them, one
@@ -94,8 +97,9 @@ use tie_break::TieBreak;
 pub const LATENCY: usize = 17;
 /// Bits of a time in ns (10^15 ns, the longest replay, fits).
 pub const TIME_BITS: usize = 2 * TIME_HALF_BITS;
-/// Cycle at which the slot table answers.
-const SLOT_ANSWER: usize = 5;
+/// Cycle at which the slot table answers (its read address is given in
+/// cycle 2, its own cycle 1).
+const SLOT_ANSWER: usize = slot_table::ANSWER + 1;
 /// Cycle at which the tie mask is ready.
 const TIES_READY: usize = 2 + least_occupied::LATENCY;
 /// Cycle at which the member is known.
@@ -104,7 +108,7 @@ const MEMBER_READY: usize = TIES_READY + tie_break::LATENCY;
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
 // so the kernel spells these positions as literals; the asserts keep them
 // equal to the named constants.
-const _: () = assert!(LATENCY == 17 && SLOT_ANSWER == 5 && TIES_READY == 10 && MEMBER_READY == 16 && TIME_HALF_BITS == 25);
+const _: () = assert!(LATENCY == 17 && SLOT_ANSWER == 6 && TIES_READY == 10 && MEMBER_READY == 16 && TIME_HALF_BITS == 25);
 
 #[derive(LogicBlock)]
 pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E: usize> {
@@ -368,17 +372,17 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         for c in 0..SLOT_ANSWER {
             self.expired_at[c].d.next = false;
         }
-        self.expired_at[5].d.next = self.slot_table.expired.val();
-        for c in 6..LATENCY {
+        self.expired_at[6].d.next = self.slot_table.expired.val();
+        for c in 7..LATENCY {
             self.expired_at[c].d.next = self.expired_at[c - 1].q.val();
         }
         for c in 0..SLOT_ANSWER {
             self.slot_valid_at[c].d.next = false;
             self.slot_member_at[c].d.next = 0.into();
         }
-        self.slot_valid_at[5].d.next = self.slot_table.slot_valid.val();
-        self.slot_member_at[5].d.next = self.slot_table.slot_member.val();
-        for c in 6..TIES_READY {
+        self.slot_valid_at[6].d.next = self.slot_table.slot_valid.val();
+        self.slot_member_at[6].d.next = self.slot_table.slot_member.val();
+        for c in 7..TIES_READY {
             self.slot_valid_at[c].d.next = self.slot_valid_at[c - 1].q.val();
             self.slot_member_at[c].d.next = self.slot_member_at[c - 1].q.val();
         }

@@ -9,7 +9,7 @@
 //! * sweep: `ready` (low while the sweep clears slot `sweep_address`, one
 //!   per cycle, 2^T cycles after power-up or reset)
 //! * read: `read_address` and `now_ns_low`/`now_ns_high` in cycle 1 ->
-//!   `slot_valid`, `slot_member` (6 bits), `expired` in cycle 4
+//!   `slot_valid`, `slot_member` (6 bits), `expired` in cycle 5 ([`ANSWER`])
 //! * gap: `gap_ns` (32 bits, ns), a register
 //! * commit: `commit_valid`, `commit_address`, `commit_member`,
 //!   `commit_ns_low`/`commit_ns_high` in cycle c; written at the end of
@@ -21,15 +21,23 @@
 //! `now >= last` (time is 50 bits of ns, kept as two 25-bit halves).
 //!
 //! Storage: `meta_ram` (valid, member, time bits 49..25) and `time_ram`
-//! (time bits 24..0), not initialised: the sweep clears them.
+//! (time bits 24..0), not initialised: the sweep clears them. Their data
+//! is registered as it leaves them (the DP16KD's own output register), so
+//! the age check starts from a register, not from the RAM's 5.6 ns
+//! clock-to-out. The high half's difference is computed with and without
+//! the low half's borrow side by side, and the borrow picks one.
 //!
 //! ```text
-//!  read_address ─► meta_ram, time_ram ─► now - last (halves) ─► >= gap? ─► expired
+//!  read_address ─► meta_ram, time_ram ─► [register] ─► now - last (halves) ─► >= gap? ─► expired
 //!  commit ─► [2 cycles] ─► write ◄── sweep (zeros) while !ready
 //! ```
 
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::RAM;
+
+/// Cycle (counted from the read's cycle 0, so `read_address` is given in 1)
+/// at which `slot_valid`, `slot_member` and `expired` answer.
+pub const ANSWER: usize = 5;
 
 /// Bits of each half of a time in ns (50 bits cover 10^15 ns).
 pub const TIME_HALF_BITS: usize = 25;
@@ -84,18 +92,25 @@ pub struct SlotTable<const T: usize> {
     // cycle 2: now, while the RAMs answer
     s2_now_low: DFF<Bits<TIME_HALF_BITS>>,
     s2_now_high: DFF<Bits<TIME_HALF_BITS>>,
-    // cycle 3: the differences
-    s3_valid: DFF<Bit>,
-    s3_member: DFF<Bits<6>>,
-    s3_not_before: DFF<Bit>,
-    s3_diff_low: DFF<Bits<TIME_HALF_BITS>>,
-    s3_diff_high: DFF<Bits<TIME_HALF_BITS>>,
-    // cycle 4: the answer
+    // cycle 3: the RAMs' data, registered
+    s3_meta: DFF<Bits<32>>,
+    s3_time_low: DFF<Bits<TIME_HALF_BITS>>,
+    s3_now_low: DFF<Bits<TIME_HALF_BITS>>,
+    s3_now_high: DFF<Bits<TIME_HALF_BITS>>,
+    // cycle 4: the differences
     s4_valid: DFF<Bit>,
     s4_member: DFF<Bits<6>>,
-    s4_expired: DFF<Bit>,
+    s4_not_before: DFF<Bit>,
+    s4_diff_low: DFF<Bits<TIME_HALF_BITS>>,
+    s4_diff_high: DFF<Bits<TIME_HALF_BITS>>,
+    // cycle 5: the answer
+    s5_valid: DFF<Bit>,
+    s5_member: DFF<Bits<6>>,
+    s5_expired: DFF<Bit>,
     low_difference: Signal<Local, Bits<32>>,
     high_minuend: Signal<Local, Bits<32>>,
+    high_minuend_less_one: Signal<Local, Bits<32>>,
+    last_high_complement: Signal<Local, Bits<TIME_HALF_BITS>>,
     high_difference: Signal<Local, Bits<32>>,
     gap_low: Signal<Local, Bits<TIME_HALF_BITS>>,
     gap_high: Signal<Local, Bits<TIME_HALF_BITS>>,
@@ -106,8 +121,8 @@ impl<const T: usize> Logic for SlotTable<T> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, swept, sweep_next, c_valid, c_address, c_member, c_ns_low, c_ns_high, w_valid, w_address, w_member, w_ns_low, w_ns_high,
-            s2_now_low, s2_now_high, s3_valid, s3_member, s3_not_before, s3_diff_low, s3_diff_high,
-            s4_valid, s4_member, s4_expired);
+            s2_now_low, s2_now_high, s3_meta, s3_time_low, s3_now_low, s3_now_high,
+            s4_valid, s4_member, s4_not_before, s4_diff_low, s4_diff_high, s5_valid, s5_member, s5_expired);
         self.meta_ram.read_clock.next = self.clock.val();
         self.meta_ram.write_clock.next = self.clock.val();
         self.time_ram.read_clock.next = self.clock.val();
@@ -158,31 +173,41 @@ impl<const T: usize> Logic for SlotTable<T> {
         self.time_ram.read_address.next = self.read_address.val();
         self.s2_now_low.d.next = self.now_ns_low.val();
         self.s2_now_high.d.next = self.now_ns_high.val();
-        // cycle 2: now - last, the low half with a borrow into the high half
-        self.low_difference.next = (bit_cast::<32, TIME_HALF_BITS>(self.s2_now_low.q.val()) | (bit_cast::<32, 1>(1.into()) << 25))
-            - bit_cast::<32, TIME_HALF_BITS>(self.time_ram.read_data.val());
-        self.high_minuend.next = (bit_cast::<32, TIME_HALF_BITS>(self.s2_now_high.q.val()) | (bit_cast::<32, 1>(1.into()) << 25))
-            - bit_cast::<32, TIME_HALF_BITS>(self.meta_ram.read_data.val().get_bits::<TIME_HALF_BITS>(0));
+        // cycle 2: the RAMs answer, into their output registers
+        self.s3_meta.d.next = self.meta_ram.read_data.val();
+        self.s3_time_low.d.next = self.time_ram.read_data.val();
+        self.s3_now_low.d.next = self.s2_now_low.q.val();
+        self.s3_now_high.d.next = self.s2_now_high.q.val();
+        // cycle 3: now - last, the low half's borrow choosing between the
+        // high half's two differences (- last, - last - 1: now + !last)
+        self.low_difference.next = (bit_cast::<32, TIME_HALF_BITS>(self.s3_now_low.q.val()) | (bit_cast::<32, 1>(1.into()) << 25))
+            - bit_cast::<32, TIME_HALF_BITS>(self.s3_time_low.q.val());
+        self.high_minuend.next = (bit_cast::<32, TIME_HALF_BITS>(self.s3_now_high.q.val()) | (bit_cast::<32, 1>(1.into()) << 25))
+            - bit_cast::<32, TIME_HALF_BITS>(self.s3_meta.q.val().get_bits::<TIME_HALF_BITS>(0));
+        // (a signal of its own: Verilog would widen `last` before inverting it)
+        self.last_high_complement.next = !self.s3_meta.q.val().get_bits::<TIME_HALF_BITS>(0);
+        self.high_minuend_less_one.next = bit_cast::<32, TIME_HALF_BITS>(self.s3_now_high.q.val())
+            + bit_cast::<32, TIME_HALF_BITS>(self.last_high_complement.val());
         if self.low_difference.val().get_bit(25) {
             self.high_difference.next = self.high_minuend.val();
         } else {
-            self.high_difference.next = self.high_minuend.val() - 1;
+            self.high_difference.next = self.high_minuend_less_one.val();
         }
-        self.s3_valid.d.next = self.meta_ram.read_data.val().get_bit(31);
-        self.s3_member.d.next = self.meta_ram.read_data.val().get_bits::<6>(25);
-        self.s3_not_before.d.next = self.high_difference.val().get_bit(25);
-        self.s3_diff_low.d.next = self.low_difference.val().get_bits::<TIME_HALF_BITS>(0);
-        self.s3_diff_high.d.next = self.high_difference.val().get_bits::<TIME_HALF_BITS>(0);
-        // cycle 3: against the gap
+        self.s4_valid.d.next = self.s3_meta.q.val().get_bit(31);
+        self.s4_member.d.next = self.s3_meta.q.val().get_bits::<6>(25);
+        self.s4_not_before.d.next = self.high_difference.val().get_bit(25);
+        self.s4_diff_low.d.next = self.low_difference.val().get_bits::<TIME_HALF_BITS>(0);
+        self.s4_diff_high.d.next = self.high_difference.val().get_bits::<TIME_HALF_BITS>(0);
+        // cycle 4: against the gap
         self.gap_low.next = self.gap_ns.val().get_bits::<TIME_HALF_BITS>(0);
         self.gap_high.next = bit_cast::<TIME_HALF_BITS, 7>(self.gap_ns.val().get_bits::<7>(25));
-        self.at_least_gap.next = (self.s3_diff_high.q.val() > self.gap_high.val())
-            | ((self.s3_diff_high.q.val() == self.gap_high.val()) & (self.s3_diff_low.q.val() >= self.gap_low.val()));
-        self.s4_valid.d.next = self.s3_valid.q.val();
-        self.s4_member.d.next = self.s3_member.q.val();
-        self.s4_expired.d.next = !self.s3_valid.q.val() | (self.gap_ns.val() == 0) | (self.s3_not_before.q.val() & self.at_least_gap.val());
-        self.slot_valid.next = self.s4_valid.q.val();
-        self.slot_member.next = self.s4_member.q.val();
-        self.expired.next = self.s4_expired.q.val();
+        self.at_least_gap.next = (self.s4_diff_high.q.val() > self.gap_high.val())
+            | ((self.s4_diff_high.q.val() == self.gap_high.val()) & (self.s4_diff_low.q.val() >= self.gap_low.val()));
+        self.s5_valid.d.next = self.s4_valid.q.val();
+        self.s5_member.d.next = self.s4_member.q.val();
+        self.s5_expired.d.next = !self.s4_valid.q.val() | (self.gap_ns.val() == 0) | (self.s4_not_before.q.val() & self.at_least_gap.val());
+        self.slot_valid.next = self.s5_valid.q.val();
+        self.slot_member.next = self.s5_member.q.val();
+        self.expired.next = self.s5_expired.q.val();
     }
 }

@@ -16,7 +16,10 @@
 //!   member), combinational
 //!
 //! Latency 6 cycles, one choice per cycle. The draw state advances in
-//! stage 3 in event order, so back-to-back draws are exact.
+//! stage 3 in event order, so back-to-back draws are exact. Every count
+//! (tied per group, rank within a group, where each group starts) is a
+//! tree of adds over pairs, quads and halves, at most three adds deep in a
+//! stage: chained increments map to one carry chain after another.
 //!
 //! ```text
 //!  tie_mask ─►[stay?, count per 8]─►[prefix sums, count]─►[draw]─►[draw x count]─►[group]─►[bit]─► member
@@ -32,11 +35,13 @@ pub const LATENCY: usize = 6;
 /// Members per group of the pick (a group's set bits are counted together).
 const GROUP: usize = 8;
 const GROUPS: usize = MEMBERS / GROUP;
+const PAIRS: usize = MEMBERS / 2;
+const QUADS: usize = MEMBERS / 4;
 
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
 // so the kernel spells these positions as literals; the asserts keep them
 // equal to the named constants.
-const _: () = assert!(LATENCY == 6 && GROUP == 8 && GROUPS == 8);
+const _: () = assert!(LATENCY == 6 && GROUP == 8 && GROUPS == 8 && PAIRS == 32 && QUADS == 16);
 
 #[derive(LogicBlock)]
 pub struct TieBreak {
@@ -66,7 +71,17 @@ pub struct TieBreak {
     s1_tie: [DFF<Bit>; MEMBERS],
     s1_stay: DFF<Bit>,
     s1_group_count: [DFF<Bits<7>>; GROUPS],
+    /// Set bits of each pair of members (2k, 2k + 1).
+    s1_pair_count: [DFF<Bits<3>>; PAIRS],
+    /// Set bits of the first four members of each group.
+    s1_first_quad: [DFF<Bits<3>>; GROUPS],
     slot_member_tied: Signal<Local, Bit>,
+    // (the same counts at the ranks' width and at the group counts'; the
+    // kernel cannot widen an indexed signal, and Yosys merges the two)
+    pair_count: [Signal<Local, Bits<3>>; PAIRS],
+    pair_count_wide: [Signal<Local, Bits<7>>; PAIRS],
+    quad_count: [Signal<Local, Bits<3>>; QUADS],
+    quad_count_wide: [Signal<Local, Bits<7>>; QUADS],
     group_sum: [Signal<Local, Bits<7>>; GROUPS],
     // stage 2: where each group starts among the tied, how many tie
     s2_tie: [DFF<Bit>; MEMBERS],
@@ -77,6 +92,10 @@ pub struct TieBreak {
     s2_group_start: [DFF<Bits<7>>; GROUPS],
     s2_count: DFF<Bits<7>>,
     running: [Signal<Local, Bits<7>>; GROUPS],
+    /// Tied in groups (0, 1), (2, 3), (4, 5), (6, 7).
+    pair_groups: [Signal<Local, Bits<7>>; 4],
+    /// Tied in groups 0..4 and 4..8.
+    half_groups: [Signal<Local, Bits<7>>; 2],
     // stage 3: the draw
     s3_tie: [DFF<Bit>; MEMBERS],
     s3_rank: [DFF<Bits<3>>; MEMBERS],
@@ -130,7 +149,13 @@ impl Default for TieBreak {
             s1_tie: many(),
             s1_stay: Default::default(),
             s1_group_count: many(),
+            s1_pair_count: many(),
+            s1_first_quad: many(),
             slot_member_tied: Default::default(),
+            pair_count: many(),
+            pair_count_wide: many(),
+            quad_count: many(),
+            quad_count_wide: many(),
             group_sum: many(),
             s2_tie: many(),
             s2_rank: many(),
@@ -139,6 +164,8 @@ impl Default for TieBreak {
             s2_group_start: many(),
             s2_count: Default::default(),
             running: many(),
+            pair_groups: many(),
+            half_groups: many(),
             s3_tie: many(),
             s3_rank: many(),
             s3_stay: Default::default(),
@@ -202,15 +229,32 @@ impl Logic for TieBreak {
             self.s3_rank[k].d.next = self.s2_rank[k].q.val();
             self.s4_rank[k].d.next = self.s3_rank[k].q.val();
         }
-        // stage 1 -> 2: ranks within each group, so the last stage only compares
+        // stage 1 -> 2: ranks within each group, so the last stage only
+        // compares; from the pair and quad counts, at most three adds deep
+        // (a chain of seven increments was the block's critical path)
         for g in 0..GROUPS {
             self.rank_below[8 * g].next = 0.into();
-            for b in 1..GROUP {
-                if self.s1_tie[8 * g + b - 1].q.val() {
-                    self.rank_below[8 * g + b].next = self.rank_below[8 * g + b - 1].val() + 1;
-                } else {
-                    self.rank_below[8 * g + b].next = self.rank_below[8 * g + b - 1].val();
-                }
+            self.rank_below[8 * g + 1].next = 0.into();
+            if self.s1_tie[8 * g].q.val() {
+                self.rank_below[8 * g + 1].next = 1.into();
+            }
+            self.rank_below[8 * g + 2].next = self.s1_pair_count[4 * g].q.val();
+            if self.s1_tie[8 * g + 2].q.val() {
+                self.rank_below[8 * g + 3].next = self.s1_pair_count[4 * g].q.val() + 1;
+            } else {
+                self.rank_below[8 * g + 3].next = self.s1_pair_count[4 * g].q.val();
+            }
+            self.rank_below[8 * g + 4].next = self.s1_first_quad[g].q.val();
+            if self.s1_tie[8 * g + 4].q.val() {
+                self.rank_below[8 * g + 5].next = self.s1_first_quad[g].q.val() + 1;
+            } else {
+                self.rank_below[8 * g + 5].next = self.s1_first_quad[g].q.val();
+            }
+            self.rank_below[8 * g + 6].next = self.s1_first_quad[g].q.val() + self.s1_pair_count[4 * g + 2].q.val();
+            if self.s1_tie[8 * g + 6].q.val() {
+                self.rank_below[8 * g + 7].next = self.rank_below[8 * g + 6].val() + 1;
+            } else {
+                self.rank_below[8 * g + 7].next = self.rank_below[8 * g + 6].val();
             }
         }
         for k in 0..MEMBERS {
@@ -224,27 +268,54 @@ impl Logic for TieBreak {
             }
         }
         self.s1_stay.d.next = self.slot_valid.val() & self.slot_member_tied.val();
+        // the counts as a tree: pairs, quads, groups (adders in a chain
+        // would map to one carry chain after another)
+        for j in 0..PAIRS {
+            self.s1_pair_count[j].clock.next = self.clock.val();
+            self.pair_count[j].next = 0.into();
+            self.pair_count_wide[j].next = 0.into();
+            if self.tie_mask[2 * j].val() & self.tie_mask[2 * j + 1].val() {
+                self.pair_count[j].next = 2.into();
+                self.pair_count_wide[j].next = 2.into();
+            } else if self.tie_mask[2 * j].val() | self.tie_mask[2 * j + 1].val() {
+                self.pair_count[j].next = 1.into();
+                self.pair_count_wide[j].next = 1.into();
+            }
+            self.s1_pair_count[j].d.next = self.pair_count[j].val();
+        }
+        for i in 0..QUADS {
+            self.quad_count[i].next = self.pair_count[2 * i].val() + self.pair_count[2 * i + 1].val();
+            self.quad_count_wide[i].next = self.pair_count_wide[2 * i].val() + self.pair_count_wide[2 * i + 1].val();
+        }
         for g in 0..GROUPS {
             self.s1_group_count[g].clock.next = self.clock.val();
-            self.group_sum[g].next = 0.into();
-            for b in 0..GROUP {
-                if self.tie_mask[8 * g + b].val() {
-                    self.group_sum[g].next = self.group_sum[g].val() + 1;
-                }
-            }
+            self.s1_first_quad[g].clock.next = self.clock.val();
+            self.group_sum[g].next = self.quad_count_wide[2 * g].val() + self.quad_count_wide[2 * g + 1].val();
             self.s1_group_count[g].d.next = self.group_sum[g].val();
+            self.s1_first_quad[g].d.next = self.quad_count[2 * g].val();
         }
         // stage 1 -> 2: exclusive prefix sums of the group counts
         self.s2_stay.d.next = self.s1_stay.q.val();
-        self.running[0].next = 0.into();
-        for g in 1..GROUPS {
-            self.running[g].next = self.running[g - 1].val() + self.s1_group_count[g - 1].q.val();
+        // as a tree, at most three adds deep (a chain of eight was the
+        // block's critical path)
+        for i in 0..4 {
+            self.pair_groups[i].next = self.s1_group_count[2 * i].q.val() + self.s1_group_count[2 * i + 1].q.val();
         }
+        self.half_groups[0].next = self.pair_groups[0].val() + self.pair_groups[1].val();
+        self.half_groups[1].next = self.pair_groups[2].val() + self.pair_groups[3].val();
+        self.running[0].next = 0.into();
+        self.running[1].next = self.s1_group_count[0].q.val();
+        self.running[2].next = self.pair_groups[0].val();
+        self.running[3].next = self.pair_groups[0].val() + self.s1_group_count[2].q.val();
+        self.running[4].next = self.half_groups[0].val();
+        self.running[5].next = self.half_groups[0].val() + self.s1_group_count[4].q.val();
+        self.running[6].next = self.half_groups[0].val() + self.pair_groups[2].val();
+        self.running[7].next = self.running[6].val() + self.s1_group_count[6].q.val();
         for g in 0..GROUPS {
             self.s2_group_start[g].clock.next = self.clock.val();
             self.s2_group_start[g].d.next = self.running[g].val();
         }
-        self.s2_count.d.next = self.running[7].val() + self.s1_group_count[7].q.val();
+        self.s2_count.d.next = self.half_groups[0].val() + self.half_groups[1].val();
         // stage 2 -> 3: the draw, only for a re-selection among several
         // The register holds state ^ 0x2545F491, so that its power-up zero
         // is the state a zero seed gives.

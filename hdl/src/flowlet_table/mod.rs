@@ -37,24 +37,25 @@
 //! Ordering: a select sees every commit, port-state write and register
 //! write given in earlier cycles, and none of its own cycle.
 //!
-//! Latency 17 cycles, throughput one select per cycle, back to back on
+//! Latency 18 cycles, throughput one select per cycle, back to back on
 //! one slot, one set and one port included.
 //!
 //! ```text
-//!  cycle  0        1              2        6          10           16          17
+//!  cycle  0        2              3        6          11           17          18
 //!  set ─► set_table ─► member ports ─► port_state ─► least_occupied ─► tie_break ─► set_table
 //!      └► table_map ─► table ─► slot_table ─► expired ───────────────┘   member ─► egress_port
 //!                   hash ─► set_member (hash mod size) ──────────────────┘
 //! ```
 //!
 //! Fmax and size (16 ports, 4 tables, LFE5U-85F, out of context, seed 1,
-//! Yosys 0.23, nextpnr-ecp5 0.11): 105.8 MHz at speed 8; 8,275 LUT4,
-//! 11,919 FF, 81 DP16KD, 2 MULT18X18D, 1,474 CCU2C, 640 TRELLIS_DPR16X4.
-//! The limit is the set size RAM's unregistered output into the first
-//! step of the hash mod size (`set_table.size_ram` -> `hash_member`).
-//! Before it, the slot RAM's output into the age check (91.1 MHz; now
-//! registered first) and the tie break's chained counts (95.9 and 93.4
-//! MHz; now adder trees).
+//! Yosys 0.23, nextpnr-ecp5 0.11): 115.7 MHz at speed 8; 8,265 LUT4,
+//! 12,271 FF, 81 DP16KD, 2 MULT18X18D, 1,474 CCU2C, 640 TRELLIS_DPR16X4.
+//! The limit is the set-to-table map's unregistered RAM output through its
+//! forwarding and first-use choice (`table_map`). Earlier limits, each
+//! now a register or a tree: the slot RAM's output into the age check
+//! (91.1 MHz), the tie break's chained counts (95.9, 93.4 MHz), the set
+//! size RAM's output into hash mod size (105.8 MHz; the set table's
+//! outputs are registered now, one cycle more).
 //!
 //! Storage: the slots (57 bits each: valid, member, 50-bit time) are not
 //! initialised: after power-up and every reset a sweep clears them, one
@@ -65,8 +66,8 @@
 //!
 //! Hazards: reads and writes of the slots and the port state are aligned
 //! (writes land as many cycles after they are given as a select of that
-//! cycle takes to read: one for port state, two for slots), so no
-//! forwarding is needed there; the set-to-table
+//! cycle takes to read: two for both), so no forwarding is needed there;
+//! the set-to-table
 //! map is written by the select itself in cycle 1 and forwards that write
 //! to the next select ([`FlowletTable::without_map_forwarding`] leaves it
 //! out, and the co-simulation must catch it).
@@ -94,21 +95,21 @@ use table_map::TableMap;
 use tie_break::TieBreak;
 
 /// Cycles from a select to its result.
-pub const LATENCY: usize = 17;
+pub const LATENCY: usize = 18;
 /// Bits of a time in ns (10^15 ns, the longest replay, fits).
 pub const TIME_BITS: usize = 2 * TIME_HALF_BITS;
 /// Cycle at which the slot table answers (its read address is given in
 /// cycle 2, its own cycle 1).
 const SLOT_ANSWER: usize = slot_table::ANSWER + 1;
 /// Cycle at which the tie mask is ready.
-const TIES_READY: usize = 2 + least_occupied::LATENCY;
+const TIES_READY: usize = 3 + least_occupied::LATENCY;
 /// Cycle at which the member is known.
 const MEMBER_READY: usize = TIES_READY + tie_break::LATENCY;
 
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
 // so the kernel spells these positions as literals; the asserts keep them
 // equal to the named constants.
-const _: () = assert!(LATENCY == 17 && SLOT_ANSWER == 6 && TIES_READY == 10 && MEMBER_READY == 16 && TIME_HALF_BITS == 25);
+const _: () = assert!(LATENCY == 18 && SLOT_ANSWER == 6 && TIES_READY == 11 && MEMBER_READY == 17 && TIME_HALF_BITS == 25);
 
 #[derive(LogicBlock)]
 pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E: usize> {
@@ -160,18 +161,20 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     valid_at: [DFF<Bit>; LATENCY],
     hash_at1: DFF<Bits<16>>,
     tc_at1: DFF<Bits<3>>,
+    tc_at2: DFF<Bits<3>>,
     now_low_at1: DFF<Bits<TIME_HALF_BITS>>,
     now_high_at1: DFF<Bits<TIME_HALF_BITS>>,
     hash_at2: DFF<Bits<16>>,
     now_low_at2: DFF<Bits<TIME_HALF_BITS>>,
     now_high_at2: DFF<Bits<TIME_HALF_BITS>>,
-    size_at2: DFF<Bits<7>>,
+    size_at3: DFF<Bits<7>>,
     has_table_at: [DFF<Bit>; LATENCY],
     slot_at: [DFF<Bits<16>>; LATENCY],
     expired_at: [DFF<Bit>; LATENCY],
     slot_valid_at: [DFF<Bit>; TIES_READY],
     slot_member_at: [DFF<Bits<6>>; TIES_READY],
     set_at1: DFF<Bits<S>>,
+    set_at2: DFF<Bits<S>>,
     all_paused_at: [DFF<Bit>; LATENCY],
     result_member: DFF<Bits<6>>,
     result_moved: DFF<Bit>,
@@ -250,18 +253,20 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             valid_at: many(),
             hash_at1: Default::default(),
             tc_at1: Default::default(),
+            tc_at2: Default::default(),
             now_low_at1: Default::default(),
             now_high_at1: Default::default(),
             hash_at2: Default::default(),
             now_low_at2: Default::default(),
             now_high_at2: Default::default(),
-            size_at2: Default::default(),
+            size_at3: Default::default(),
             has_table_at: many(),
             slot_at: many(),
             expired_at: many(),
             slot_valid_at: many(),
             slot_member_at: many(),
             set_at1: Default::default(),
+            set_at2: Default::default(),
             all_paused_at: many(),
             result_member: Default::default(),
             result_moved: Default::default(),
@@ -273,7 +278,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
 impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for FlowletTable<P, S, T, E> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, set_at1, hash_at1, tc_at1, now_low_at1, now_high_at1, hash_at2, now_low_at2, now_high_at2, size_at2, result_member, result_moved);
+        dff_setup!(self, clock, set_at1, set_at2, hash_at1, tc_at1, tc_at2, now_low_at1, now_high_at1, hash_at2, now_low_at2, now_high_at2, size_at3, result_member, result_moved);
         for c in 0..LATENCY {
             self.valid_at[c].clock.next = self.clock.val();
             self.has_table_at[c].clock.next = self.clock.val();
@@ -319,7 +324,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.table_map.table_count.next = self.table_count.val();
         self.table_map.lookup_valid.next = self.select_valid.val() & self.slot_table.ready.val() & !self.reset.val();
         self.table_map.lookup_set.next = self.select_set.val();
-        // cycle 1: the members' port state, hash mod size; cycle 2: the slot
+        // cycle 2: the members (registered out of their RAMs), their port state, hash mod size, the slot
         self.hash_at2.d.next = self.hash_at1.q.val();
         self.now_low_at2.d.next = self.now_low_at1.q.val();
         self.now_high_at2.d.next = self.now_high_at1.q.val();
@@ -337,29 +342,31 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         for k in 0..MEMBERS {
             self.port_state.member_ports[k].next = self.set_table.member_ports[k].val();
         }
-        self.port_state.tc.next = self.tc_at1.q.val();
+        self.tc_at2.d.next = self.tc_at1.q.val();
+        self.port_state.tc.next = self.tc_at2.q.val();
         self.port_state.occupancy_write.next = self.occupancy_write.val();
         self.port_state.occupancy_port.next = self.occupancy_port.val();
         self.port_state.occupancy_bytes.next = self.occupancy_bytes.val();
         self.port_state.pause_write.next = self.pause_write.val();
         self.port_state.pause_port.next = self.pause_port.val();
         self.port_state.paused_classes.next = self.paused_classes.val();
-        self.hash_member.value.next = self.hash_at1.q.val();
+        self.hash_member.value.next = self.hash_at2.q.val();
         self.hash_member.set_size.next = self.set_table.set_size.val();
-        self.hash_member.tag_in.next = self.set_at1.q.val();
-        self.size_at2.d.next = self.set_table.set_size.val();
+        self.set_at2.d.next = self.set_at1.q.val();
+        self.hash_member.tag_in.next = self.set_at2.q.val();
+        self.size_at3.d.next = self.set_table.set_size.val();
         for c in 0..2 {
             self.has_table_at[c].d.next = false;
             self.slot_at[c].d.next = 0.into();
         }
         self.has_table_at[2].d.next = self.table_map.has_table.val();
         self.slot_at[2].d.next = bit_cast::<16, T>(self.slot_address.val());
-        // cycle 2 on: the least-occupied candidates
+        // cycle 3 on: the least-occupied candidates
         for k in 0..MEMBERS {
             self.least_occupied.occupancy_bytes_of[k].next = self.port_state.occupancy_bytes_of[k].val();
             self.least_occupied.paused_of[k].next = self.port_state.paused_of[k].val();
         }
-        self.least_occupied.set_size.next = self.size_at2.q.val();
+        self.least_occupied.set_size.next = self.size_at3.q.val();
         self.least_occupied.pfc_aware.next = self.registers.pfc_aware.val();
         // the context down the stages
         for c in 1..LATENCY {
@@ -389,41 +396,41 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         for c in 0..TIES_READY {
             self.all_paused_at[c].d.next = false;
         }
-        self.all_paused_at[10].d.next = self.least_occupied.all_paused.val();
-        for c in 11..LATENCY {
+        self.all_paused_at[11].d.next = self.least_occupied.all_paused.val();
+        for c in 12..LATENCY {
             self.all_paused_at[c].d.next = self.all_paused_at[c - 1].q.val();
         }
-        // cycle 10: the tie break (slot answer delayed alongside)
+        // cycle 11: the tie break (slot answer delayed alongside)
         self.tie_break.seed_write.next = self.registers.seed_write.val();
         self.tie_break.seed.next = self.registers.seed.val();
         for k in 0..MEMBERS {
             self.tie_break.tie_mask[k].next = self.least_occupied.tie_mask[k].val();
         }
-        self.tie_break.reselect.next = self.valid_at[9].q.val() & self.has_table_at[9].q.val()
-            & self.expired_at[9].q.val();
-        self.tie_break.keep_slot.next = self.valid_at[9].q.val() & self.has_table_at[9].q.val()
-            & !self.expired_at[9].q.val();
-        self.tie_break.slot_valid.next = self.slot_valid_at[9].q.val();
-        self.tie_break.slot_member.next = self.slot_member_at[9].q.val();
-        // cycle 16: the member and its port
-        self.tie_break.use_hash.next = !self.has_table_at[15].q.val();
+        self.tie_break.reselect.next = self.valid_at[10].q.val() & self.has_table_at[10].q.val()
+            & self.expired_at[10].q.val();
+        self.tie_break.keep_slot.next = self.valid_at[10].q.val() & self.has_table_at[10].q.val()
+            & !self.expired_at[10].q.val();
+        self.tie_break.slot_valid.next = self.slot_valid_at[10].q.val();
+        self.tie_break.slot_member.next = self.slot_member_at[10].q.val();
+        // cycle 17: the member and its port
+        self.tie_break.use_hash.next = !self.has_table_at[16].q.val();
         self.tie_break.hash_member.next = self.hash_member.member.val();
         self.set_table.egress_set.next = self.hash_member.tag_out.val();
         self.set_table.egress_member.next = self.tie_break.member.val();
         self.result_member.d.next = self.tie_break.member.val();
         self.result_moved.d.next = self.tie_break.moved.val();
-        // cycle 17: the result
-        self.result_valid.next = self.valid_at[16].q.val();
+        // cycle 18: the result
+        self.result_valid.next = self.valid_at[17].q.val();
         self.member.next = self.result_member.q.val();
         self.egress_port.next = self.set_table.egress_port.val();
-        self.selected.next = !self.has_table_at[16].q.val() | self.expired_at[16].q.val();
+        self.selected.next = !self.has_table_at[17].q.val() | self.expired_at[17].q.val();
         self.moved.next = self.result_moved.q.val();
-        self.all_paused.next = self.has_table_at[16].q.val() & self.expired_at[16].q.val()
-            & self.all_paused_at[16].q.val();
-        self.has_slot.next = self.has_table_at[16].q.val();
+        self.all_paused.next = self.has_table_at[17].q.val() & self.expired_at[17].q.val()
+            & self.all_paused_at[17].q.val();
+        self.has_slot.next = self.has_table_at[17].q.val();
         self.slot.next = 0.into();
-        if self.has_table_at[16].q.val() {
-            self.slot.next = self.slot_at[16].q.val();
+        if self.has_table_at[17].q.val() {
+            self.slot.next = self.slot_at[17].q.val();
         }
     }
 }

@@ -10,7 +10,8 @@
 //!   members); `member_write` with `write_set`, `write_index` (6 bits),
 //!   `write_port` (8 bits); seen by reads of later cycles
 //! * members: `lookup_set` in cycle 0 -> `set_size` and `member_ports[64]`
-//!   in cycle 1
+//!   in cycle 2 (registered as they leave the RAMs, so what reads them
+//!   starts from a register, not from a block RAM's clock-to-out)
 //! * egress: `egress_set`, `egress_member` in cycle 0 -> `egress_port` in
 //!   cycle 1
 //!
@@ -19,8 +20,8 @@
 //! unknown (only members below a set's size are ever read from it).
 //!
 //! ```text
-//!  lookup_set ─► size_ram ─────────────► set_size
-//!             └► member_ram[0..64] ────► member_ports[0..64]
+//!  lookup_set ─► size_ram ──────────► [register] ─► set_size
+//!             └► member_ram[0..64] ─► [register] ─► member_ports[0..64]
 //!  egress_set:egress_member ─► egress_ram ─► egress_port
 //! ```
 
@@ -51,6 +52,8 @@ pub struct SetTable<const S: usize, const E: usize> {
     pub egress_port: Signal<Out, Bits<8>>,
     size_ram: RAM<Bits<7>, S>,
     member_ram: [RAM<Bits<8>, S>; MEMBERS],
+    size_q: DFF<Bits<7>>,
+    member_port_q: [DFF<Bits<8>>; MEMBERS],
     egress_ram: RAM<Bits<8>, E>,
 }
 
@@ -72,6 +75,8 @@ impl<const S: usize, const E: usize> Default for SetTable<S, E> {
             egress_port: Default::default(),
             size_ram: zero_ram(),
             member_ram: std::array::from_fn(|_| zero_ram()),
+            size_q: Default::default(),
+            member_port_q: many(),
             egress_ram: RAM::default(),
         }
     }
@@ -80,13 +85,15 @@ impl<const S: usize, const E: usize> Default for SetTable<S, E> {
 impl<const S: usize, const E: usize> Logic for SetTable<S, E> {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(self, clock, size_q);
         self.size_ram.read_clock.next = self.clock.val();
         self.size_ram.write_clock.next = self.clock.val();
         self.size_ram.read_address.next = self.lookup_set.val();
         self.size_ram.write_address.next = self.write_set.val();
         self.size_ram.write_data.next = self.write_size.val();
         self.size_ram.write_enable.next = self.size_write.val();
-        self.set_size.next = self.size_ram.read_data.val();
+        self.size_q.d.next = self.size_ram.read_data.val();
+        self.set_size.next = self.size_q.q.val();
         for k in 0..MEMBERS {
             self.member_ram[k].read_clock.next = self.clock.val();
             self.member_ram[k].write_clock.next = self.clock.val();
@@ -94,7 +101,9 @@ impl<const S: usize, const E: usize> Logic for SetTable<S, E> {
             self.member_ram[k].write_address.next = self.write_set.val();
             self.member_ram[k].write_data.next = self.write_port.val();
             self.member_ram[k].write_enable.next = self.member_write.val() & (self.write_index.val() == k.to_bits::<6>());
-            self.member_ports[k].next = self.member_ram[k].read_data.val();
+            self.member_port_q[k].clock.next = self.clock.val();
+            self.member_port_q[k].d.next = self.member_ram[k].read_data.val();
+            self.member_ports[k].next = self.member_port_q[k].q.val();
         }
         self.egress_ram.read_clock.next = self.clock.val();
         self.egress_ram.write_clock.next = self.clock.val();

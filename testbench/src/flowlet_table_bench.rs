@@ -68,8 +68,12 @@ pub enum Fault {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FlowletTableBench<const P: usize, const S: usize, const T: usize, const E: usize> {
     pub fault: Option<Fault>,
-    /// Build the hardware without the set map's forwarding.
+    /// Build the hardware without the set map's forwarding of the last
+    /// write.
     pub without_map_forwarding: bool,
+    /// Build the hardware without the set map's forwarding of the older
+    /// write in flight.
+    pub without_older_map_forwarding: bool,
 }
 
 /// The build the property tests use: 64 ports (sets of up to 64
@@ -91,6 +95,8 @@ crate::harness! {
         build(self) {
             if self.without_map_forwarding {
                 FlowletTable::without_map_forwarding().expect("a valid build")
+            } else if self.without_older_map_forwarding {
+                FlowletTable::without_older_map_forwarding().expect("a valid build")
             } else {
                 FlowletTable::new().expect("a valid build")
             }

@@ -72,6 +72,14 @@ fn a_wrong_reference_or_hardware_makes_the_cosimulation_fail() {
         check(&bench, &right.trace(&ops), "flowlet_table_fault").is_err(),
         "the missing map forwarding went unnoticed"
     );
+    let bench = SmallBench {
+        without_older_map_forwarding: true,
+        ..Default::default()
+    };
+    assert!(
+        check(&bench, &right.trace(&ops), "flowlet_table_fault").is_err(),
+        "the missing older map forwarding went unnoticed"
+    );
 }
 
 

@@ -41,21 +41,23 @@
 //! one slot, one set and one port included.
 //!
 //! ```text
-//!  cycle  0        2              3        6          11           17          18
+//!  cycle  0        2,3            3        7          11           17          18
 //!  set ─► set_table ─► member ports ─► port_state ─► least_occupied ─► tie_break ─► set_table
 //!      └► table_map ─► table ─► slot_table ─► expired ───────────────┘   member ─► egress_port
 //!                   hash ─► set_member (hash mod size) ──────────────────┘
 //! ```
 //!
 //! Fmax and size (16 ports, 4 tables, LFE5U-85F, out of context, seed 1,
-//! Yosys 0.23, nextpnr-ecp5 0.11): 115.7 MHz at speed 8; 8,265 LUT4,
-//! 12,271 FF, 81 DP16KD, 2 MULT18X18D, 1,474 CCU2C, 640 TRELLIS_DPR16X4.
-//! The limit is the set-to-table map's unregistered RAM output through its
-//! forwarding and first-use choice (`table_map`). Earlier limits, each
-//! now a register or a tree: the slot RAM's output into the age check
-//! (91.1 MHz), the tie break's chained counts (95.9, 93.4 MHz), the set
-//! size RAM's output into hash mod size (105.8 MHz; the set table's
-//! outputs are registered now, one cycle more).
+//! Yosys 0.23, nextpnr-ecp5 0.11): 130.1 MHz at speed 8, 100.4 MHz at
+//! speed 6; 8,536 LUT4, 12,390 FF, 81 DP16KD, 2 MULT18X18D, 1,474 CCU2C,
+//! 640 TRELLIS_DPR16X4. The limit is the tie break's prefix sums (where
+//! each group of 8 starts among the tied, three 7-bit adds). Earlier
+//! limits, each now a register or a tree: the slot RAM's output into the
+//! age check (91.1 MHz), the tie break's chained counts (95.9, 93.4 MHz),
+//! the set size RAM's output into hash mod size (105.8 MHz; the set
+//! table's outputs are registered now), the set-to-table map's RAM output
+//! into its first-use choice (115.7 MHz; registered now, with a second
+//! forwarding register).
 //!
 //! Storage: the slots (57 bits each: valid, member, 50-bit time) are not
 //! initialised: after power-up and every reset a sweep clears them, one
@@ -66,11 +68,12 @@
 //!
 //! Hazards: reads and writes of the slots and the port state are aligned
 //! (writes land as many cycles after they are given as a select of that
-//! cycle takes to read: two for both), so no forwarding is needed there;
-//! the set-to-table
-//! map is written by the select itself in cycle 1 and forwards that write
-//! to the next select ([`FlowletTable::without_map_forwarding`] leaves it
-//! out, and the co-simulation must catch it).
+//! cycle takes to read: three for slots, two for port state), so no
+//! forwarding is needed there; the set-to-table map is written by the
+//! select itself in cycle 2 and forwards that write to the next two
+//! selects ([`FlowletTable::without_map_forwarding`] and
+//! [`FlowletTable::without_older_map_forwarding`] each leave out one of
+//! the two, and the co-simulation must catch both).
 
 mod least_occupied;
 mod port_state;
@@ -98,9 +101,11 @@ use tie_break::TieBreak;
 pub const LATENCY: usize = 18;
 /// Bits of a time in ns (10^15 ns, the longest replay, fits).
 pub const TIME_BITS: usize = 2 * TIME_HALF_BITS;
+/// Cycle at which the set's table is known (the slot address).
+const TABLE_READY: usize = table_map::ANSWER;
 /// Cycle at which the slot table answers (its read address is given in
-/// cycle 2, its own cycle 1).
-const SLOT_ANSWER: usize = slot_table::ANSWER + 1;
+/// cycle 3, its own cycle 1).
+const SLOT_ANSWER: usize = slot_table::ANSWER + TABLE_READY - 1;
 /// Cycle at which the tie mask is ready.
 const TIES_READY: usize = 3 + least_occupied::LATENCY;
 /// Cycle at which the member is known.
@@ -109,7 +114,7 @@ const MEMBER_READY: usize = TIES_READY + tie_break::LATENCY;
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
 // so the kernel spells these positions as literals; the asserts keep them
 // equal to the named constants.
-const _: () = assert!(LATENCY == 18 && SLOT_ANSWER == 6 && TIES_READY == 11 && MEMBER_READY == 17 && TIME_HALF_BITS == 25);
+const _: () = assert!(LATENCY == 18 && TABLE_READY == 3 && SLOT_ANSWER == 7 && TIES_READY == 11 && MEMBER_READY == 17 && TIME_HALF_BITS == 25);
 
 #[derive(LogicBlock)]
 pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E: usize> {
@@ -165,8 +170,11 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     now_low_at1: DFF<Bits<TIME_HALF_BITS>>,
     now_high_at1: DFF<Bits<TIME_HALF_BITS>>,
     hash_at2: DFF<Bits<16>>,
+    hash_at3: DFF<Bits<16>>,
     now_low_at2: DFF<Bits<TIME_HALF_BITS>>,
     now_high_at2: DFF<Bits<TIME_HALF_BITS>>,
+    now_low_at3: DFF<Bits<TIME_HALF_BITS>>,
+    now_high_at3: DFF<Bits<TIME_HALF_BITS>>,
     size_at3: DFF<Bits<7>>,
     has_table_at: [DFF<Bit>; LATENCY],
     slot_at: [DFF<Bits<16>>; LATENCY],
@@ -196,13 +204,20 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
         if E != S + 6 {
             return Err(BuildError(format!("flowlet-table: E = {E}: must be S + 6 = {} (set id and member index)", S + 6)));
         }
-        Ok(Self::build(true))
+        Ok(Self::build(true, true))
     }
 
     /// A deliberately wrong build for the fault-injection tests: the set
     /// map's last write is not forwarded to the next select.
     pub fn without_map_forwarding() -> Result<Self, BuildError> {
-        Self::new().map(|_| Self::build(false))
+        Self::new().map(|_| Self::build(false, true))
+    }
+
+    /// A deliberately wrong build for the fault-injection tests: the set
+    /// map's older write in flight is not forwarded to the select two
+    /// after it.
+    pub fn without_older_map_forwarding() -> Result<Self, BuildError> {
+        Self::new().map(|_| Self::build(true, false))
     }
 
     /// How many flow tables the block holds.
@@ -210,7 +225,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
         1 << (T - 9)
     }
 
-    fn build(map_forwarding: bool) -> Self {
+    fn build(forward_last: bool, forward_older: bool) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -243,7 +258,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             slot: Default::default(),
             registers: Default::default(),
             set_table: Default::default(),
-            table_map: TableMap::new(map_forwarding),
+            table_map: TableMap::new(forward_last, forward_older),
             slot_table: Default::default(),
             port_state: Default::default(),
             least_occupied: Default::default(),
@@ -257,8 +272,11 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             now_low_at1: Default::default(),
             now_high_at1: Default::default(),
             hash_at2: Default::default(),
+            hash_at3: Default::default(),
             now_low_at2: Default::default(),
             now_high_at2: Default::default(),
+            now_low_at3: Default::default(),
+            now_high_at3: Default::default(),
             size_at3: Default::default(),
             has_table_at: many(),
             slot_at: many(),
@@ -278,7 +296,8 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
 impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for FlowletTable<P, S, T, E> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, set_at1, set_at2, hash_at1, tc_at1, tc_at2, now_low_at1, now_high_at1, hash_at2, now_low_at2, now_high_at2, size_at3, result_member, result_moved);
+        dff_setup!(self, clock, set_at1, set_at2, hash_at1, tc_at1, tc_at2, now_low_at1, now_high_at1, hash_at2, hash_at3, now_low_at2, now_high_at2,
+            now_low_at3, now_high_at3, size_at3, result_member, result_moved);
         for c in 0..LATENCY {
             self.valid_at[c].clock.next = self.clock.val();
             self.has_table_at[c].clock.next = self.clock.val();
@@ -324,15 +343,19 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.table_map.table_count.next = self.table_count.val();
         self.table_map.lookup_valid.next = self.select_valid.val() & self.slot_table.ready.val() & !self.reset.val();
         self.table_map.lookup_set.next = self.select_set.val();
-        // cycle 2: the members (registered out of their RAMs), their port state, hash mod size, the slot
+        // cycle 2: the members (registered out of their RAMs), their port state, hash mod size
         self.hash_at2.d.next = self.hash_at1.q.val();
         self.now_low_at2.d.next = self.now_low_at1.q.val();
         self.now_high_at2.d.next = self.now_high_at1.q.val();
-        self.slot_address.next = (bit_cast::<T, 7>(self.table_map.table_index.val()) << 9) | bit_cast::<T, 9>(self.hash_at2.q.val().get_bits::<9>(0));
+        // cycle 3: the slot (the set's table known)
+        self.hash_at3.d.next = self.hash_at2.q.val();
+        self.now_low_at3.d.next = self.now_low_at2.q.val();
+        self.now_high_at3.d.next = self.now_high_at2.q.val();
+        self.slot_address.next = (bit_cast::<T, 7>(self.table_map.table_index.val()) << 9) | bit_cast::<T, 9>(self.hash_at3.q.val().get_bits::<9>(0));
         self.slot_table.reset.next = self.reset.val();
         self.slot_table.read_address.next = self.slot_address.val();
-        self.slot_table.now_ns_low.next = self.now_low_at2.q.val();
-        self.slot_table.now_ns_high.next = self.now_high_at2.q.val();
+        self.slot_table.now_ns_low.next = self.now_low_at3.q.val();
+        self.slot_table.now_ns_high.next = self.now_high_at3.q.val();
         self.slot_table.gap_ns.next = self.registers.gap_ns.val();
         self.slot_table.commit_valid.next = self.commit_valid.val();
         self.slot_table.commit_address.next = self.commit_slot.val().get_bits::<T>(0);
@@ -355,12 +378,12 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.set_at2.d.next = self.set_at1.q.val();
         self.hash_member.tag_in.next = self.set_at2.q.val();
         self.size_at3.d.next = self.set_table.set_size.val();
-        for c in 0..2 {
+        for c in 0..TABLE_READY {
             self.has_table_at[c].d.next = false;
             self.slot_at[c].d.next = 0.into();
         }
-        self.has_table_at[2].d.next = self.table_map.has_table.val();
-        self.slot_at[2].d.next = bit_cast::<16, T>(self.slot_address.val());
+        self.has_table_at[3].d.next = self.table_map.has_table.val();
+        self.slot_at[3].d.next = bit_cast::<16, T>(self.slot_address.val());
         // cycle 3 on: the least-occupied candidates
         for k in 0..MEMBERS {
             self.least_occupied.occupancy_bytes_of[k].next = self.port_state.occupancy_bytes_of[k].val();
@@ -372,24 +395,24 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         for c in 1..LATENCY {
             self.valid_at[c].d.next = self.valid_at[c - 1].q.val() & !self.reset.val();
         }
-        for c in 3..LATENCY {
+        for c in 4..LATENCY {
             self.has_table_at[c].d.next = self.has_table_at[c - 1].q.val();
             self.slot_at[c].d.next = self.slot_at[c - 1].q.val();
         }
         for c in 0..SLOT_ANSWER {
             self.expired_at[c].d.next = false;
         }
-        self.expired_at[6].d.next = self.slot_table.expired.val();
-        for c in 7..LATENCY {
+        self.expired_at[7].d.next = self.slot_table.expired.val();
+        for c in 8..LATENCY {
             self.expired_at[c].d.next = self.expired_at[c - 1].q.val();
         }
         for c in 0..SLOT_ANSWER {
             self.slot_valid_at[c].d.next = false;
             self.slot_member_at[c].d.next = 0.into();
         }
-        self.slot_valid_at[6].d.next = self.slot_table.slot_valid.val();
-        self.slot_member_at[6].d.next = self.slot_table.slot_member.val();
-        for c in 7..TIES_READY {
+        self.slot_valid_at[7].d.next = self.slot_table.slot_valid.val();
+        self.slot_member_at[7].d.next = self.slot_table.slot_member.val();
+        for c in 8..TIES_READY {
             self.slot_valid_at[c].d.next = self.slot_valid_at[c - 1].q.val();
             self.slot_member_at[c].d.next = self.slot_member_at[c - 1].q.val();
         }

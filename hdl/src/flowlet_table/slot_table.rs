@@ -13,8 +13,8 @@
 //! * gap: `gap_ns` (32 bits, ns), a register
 //! * commit: `commit_valid`, `commit_address`, `commit_member`,
 //!   `commit_ns_low`/`commit_ns_high` in cycle c; written at the end of
-//!   c + 2, so the read of a select given in cycle c (which the top block
-//!   gives in c + 2) misses it and every later read sees it. Commits while
+//!   c + 3, so the read of a select given in cycle c (which the top block
+//!   gives in c + 3) misses it and every later read sees it. Commits while
 //!   the sweep runs are dropped.
 //!
 //! Expired: the slot is empty, the gap is 0, or `now - last >= gap` with
@@ -29,7 +29,7 @@
 //!
 //! ```text
 //!  read_address ─► meta_ram, time_ram ─► [register] ─► now - last (halves) ─► >= gap? ─► expired
-//!  commit ─► [2 cycles] ─► write ◄── sweep (zeros) while !ready
+//!  commit ─► [3 cycles] ─► write ◄── sweep (zeros) while !ready
 //! ```
 
 use rust_hdl::prelude::*;
@@ -78,12 +78,17 @@ pub struct SlotTable<const T: usize> {
     // the sweep
     swept: DFF<Bit>,
     sweep_next: DFF<Bits<T>>,
-    // the commit, one and two cycles later
+    // the commit, one, two and three cycles later
     c_valid: DFF<Bit>,
     c_address: DFF<Bits<T>>,
     c_member: DFF<Bits<6>>,
     c_ns_low: DFF<Bits<TIME_HALF_BITS>>,
     c_ns_high: DFF<Bits<TIME_HALF_BITS>>,
+    cc_valid: DFF<Bit>,
+    cc_address: DFF<Bits<T>>,
+    cc_member: DFF<Bits<6>>,
+    cc_ns_low: DFF<Bits<TIME_HALF_BITS>>,
+    cc_ns_high: DFF<Bits<TIME_HALF_BITS>>,
     w_valid: DFF<Bit>,
     w_address: DFF<Bits<T>>,
     w_member: DFF<Bits<6>>,
@@ -120,7 +125,8 @@ pub struct SlotTable<const T: usize> {
 impl<const T: usize> Logic for SlotTable<T> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, swept, sweep_next, c_valid, c_address, c_member, c_ns_low, c_ns_high, w_valid, w_address, w_member, w_ns_low, w_ns_high,
+        dff_setup!(self, clock, swept, sweep_next, c_valid, c_address, c_member, c_ns_low, c_ns_high,
+            cc_valid, cc_address, cc_member, cc_ns_low, cc_ns_high, w_valid, w_address, w_member, w_ns_low, w_ns_high,
             s2_now_low, s2_now_high, s3_meta, s3_time_low, s3_now_low, s3_now_high,
             s4_valid, s4_member, s4_not_before, s4_diff_low, s4_diff_high, s5_valid, s5_member, s5_expired);
         self.meta_ram.read_clock.next = self.clock.val();
@@ -140,17 +146,22 @@ impl<const T: usize> Logic for SlotTable<T> {
             self.swept.d.next = false;
             self.sweep_next.d.next = 0.into();
         }
-        // the write: the commit of last cycle, or the sweep
+        // the write: the commit given three cycles ago, or the sweep
         self.c_valid.d.next = self.commit_valid.val() & self.swept.q.val() & !self.reset.val();
         self.c_address.d.next = self.commit_address.val();
         self.c_member.d.next = self.commit_member.val();
         self.c_ns_low.d.next = self.commit_ns_low.val();
         self.c_ns_high.d.next = self.commit_ns_high.val();
-        self.w_valid.d.next = self.c_valid.q.val() & self.swept.q.val() & !self.reset.val();
-        self.w_address.d.next = self.c_address.q.val();
-        self.w_member.d.next = self.c_member.q.val();
-        self.w_ns_low.d.next = self.c_ns_low.q.val();
-        self.w_ns_high.d.next = self.c_ns_high.q.val();
+        self.cc_valid.d.next = self.c_valid.q.val() & self.swept.q.val() & !self.reset.val();
+        self.cc_address.d.next = self.c_address.q.val();
+        self.cc_member.d.next = self.c_member.q.val();
+        self.cc_ns_low.d.next = self.c_ns_low.q.val();
+        self.cc_ns_high.d.next = self.c_ns_high.q.val();
+        self.w_valid.d.next = self.cc_valid.q.val() & self.swept.q.val() & !self.reset.val();
+        self.w_address.d.next = self.cc_address.q.val();
+        self.w_member.d.next = self.cc_member.q.val();
+        self.w_ns_low.d.next = self.cc_ns_low.q.val();
+        self.w_ns_high.d.next = self.cc_ns_high.q.val();
         if self.swept.q.val() {
             self.meta_ram.write_address.next = self.w_address.q.val();
             self.meta_ram.write_data.next = (bit_cast::<32, 1>(1.into()) << 31)

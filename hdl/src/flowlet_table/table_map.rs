@@ -11,23 +11,31 @@
 //! * sweep: `sweeping` with `sweep_set` (clear that set's entry)
 //! * configuration: `flowlet_method`, `table_count` (8 bits)
 //! * lookup: `lookup_valid`, `lookup_set` in cycle 0 -> `has_table`,
-//!   `table_index` (7 bits) in cycle 2, registered (the first use is
-//!   decided and written in cycle 1)
+//!   `table_index` (7 bits) in cycle 3 ([`ANSWER`]), registered (the RAM's
+//!   entry is registered as it leaves it in cycle 1; the first use is
+//!   decided and written in cycle 2)
 //!
-//! Hazard: the entry written in cycle 1 is missed by the read of the next
-//! event (read-first RAM, same cycle), so the last write is kept in
-//! `last_write_*` and used when its set matches. Writes two or more cycles
-//! back are in the RAM.
+//! Hazard: a lookup reads the RAM at the end of its cycle 0 and decides in
+//! cycle 2, so the writes of the two lookups before it are not in what it
+//! read (the one just before writes at the end of this lookup's cycle 1,
+//! the one before that at the end of its cycle 0, the read's own edge:
+//! the RAM reads first). Both are kept (`last_write_*`, `older_write_*`)
+//! and used when their set matches, the later first; the set compares are
+//! made a cycle ahead. Writes three or more lookups back are in the RAM.
+//! [`TableMap::new`] can leave out either forwarding, for the fault tests.
 //!
 //! ```text
-//!  lookup_set ─► map_ram ─► (last write if same set) ─► first use? ─► [reg] has_table, table_index
-//!                   ▲                                       │
-//!                   └──────────── write (formed) ◄──────────┘
+//!  lookup_set ─► map_ram ─► [reg] ─► (last, else older write if same set) ─► first use? ─► [reg] has_table, table_index
+//!                   ▲                                                             │
+//!                   └──────────────────────── write (formed) ◄────────────────────┘
 //! ```
 
 use crate::build_checks::zero_ram;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::RAM;
+
+/// Cycle at which `has_table` and `table_index` answer a lookup.
+pub const ANSWER: usize = 3;
 
 /// Entry layout: the set was selected on.
 pub const ENTRY_FORMED: usize = 8;
@@ -57,24 +65,34 @@ pub struct TableMap<const S: usize> {
     map_ram: RAM<Bits<9>, S>,
     s1_valid: DFF<Bit>,
     s1_set: DFF<Bits<S>>,
+    // cycle 2: the entry read, and whether the writes in flight are its set's
+    s2_valid: DFF<Bit>,
+    s2_set: DFF<Bits<S>>,
+    s2_ram_entry: DFF<Bits<9>>,
+    s2_matches_last: DFF<Bit>,
+    s2_matches_older: DFF<Bit>,
     tables_used: DFF<Bits<8>>,
     last_write_valid: DFF<Bit>,
     last_write_set: DFF<Bits<S>>,
     last_write_entry: DFF<Bits<9>>,
+    older_write_valid: DFF<Bit>,
+    older_write_entry: DFF<Bits<9>>,
     out_has_table: DFF<Bit>,
     out_table_index: DFF<Bits<7>>,
     entry: Signal<Local, Bits<9>>,
     first_use: Signal<Local, Bit>,
     gets_table: Signal<Local, Bit>,
     new_entry: Signal<Local, Bits<9>>,
-    /// Clear in the fault build without forwarding.
-    forwarding: Constant<Bit>,
+    /// Clear in the fault build without the last write's forwarding.
+    forward_last: Constant<Bit>,
+    /// Clear in the fault build without the older write's forwarding.
+    forward_older: Constant<Bit>,
 }
 
 impl<const S: usize> TableMap<S> {
-    /// The map; `forwarding` false builds the fault variant that misses
-    /// the last write.
-    pub fn new(forwarding: bool) -> Self {
+    /// The map; `forward_last` or `forward_older` false builds a fault
+    /// variant that misses the write of the lookup one, or two, before.
+    pub fn new(forward_last: bool, forward_older: bool) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -89,17 +107,25 @@ impl<const S: usize> TableMap<S> {
             map_ram: zero_ram(),
             s1_valid: Default::default(),
             s1_set: Default::default(),
+            s2_valid: Default::default(),
+            s2_set: Default::default(),
+            s2_ram_entry: Default::default(),
+            s2_matches_last: Default::default(),
+            s2_matches_older: Default::default(),
             tables_used: Default::default(),
             last_write_valid: Default::default(),
             last_write_set: Default::default(),
             last_write_entry: Default::default(),
+            older_write_valid: Default::default(),
+            older_write_entry: Default::default(),
             out_has_table: Default::default(),
             out_table_index: Default::default(),
             entry: Default::default(),
             first_use: Default::default(),
             gets_table: Default::default(),
             new_entry: Default::default(),
-            forwarding: Constant::new(forwarding),
+            forward_last: Constant::new(forward_last),
+            forward_older: Constant::new(forward_older),
         }
     }
 }
@@ -107,20 +133,31 @@ impl<const S: usize> TableMap<S> {
 impl<const S: usize> Logic for TableMap<S> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s1_valid, s1_set, tables_used, last_write_valid, last_write_set, last_write_entry,
+        dff_setup!(self, clock, s1_valid, s1_set, s2_valid, s2_set, s2_ram_entry, s2_matches_last, s2_matches_older,
+            tables_used, last_write_valid, last_write_set, last_write_entry, older_write_valid, older_write_entry,
             out_has_table, out_table_index);
         self.map_ram.read_clock.next = self.clock.val();
         self.map_ram.write_clock.next = self.clock.val();
         self.map_ram.read_address.next = self.lookup_set.val();
         self.s1_valid.d.next = self.lookup_valid.val() & !self.reset.val();
         self.s1_set.d.next = self.lookup_set.val();
-        // cycle 1: the entry as of every earlier write
-        if self.forwarding.val() & self.last_write_valid.q.val() & (self.last_write_set.q.val() == self.s1_set.q.val()) {
+        // cycle 1: the entry registered; which writes in flight are this set's
+        // (the lookup ahead decides now and writes next; the one before it
+        // wrote last cycle)
+        self.s2_valid.d.next = self.s1_valid.q.val() & !self.reset.val();
+        self.s2_set.d.next = self.s1_set.q.val();
+        self.s2_ram_entry.d.next = self.map_ram.read_data.val();
+        self.s2_matches_last.d.next = self.s1_set.q.val() == self.s2_set.q.val();
+        self.s2_matches_older.d.next = self.s1_set.q.val() == self.last_write_set.q.val();
+        // cycle 2: the entry as of every earlier write
+        if self.forward_last.val() & self.last_write_valid.q.val() & self.s2_matches_last.q.val() {
             self.entry.next = self.last_write_entry.q.val();
+        } else if self.forward_older.val() & self.older_write_valid.q.val() & self.s2_matches_older.q.val() {
+            self.entry.next = self.older_write_entry.q.val();
         } else {
-            self.entry.next = self.map_ram.read_data.val();
+            self.entry.next = self.s2_ram_entry.q.val();
         }
-        self.first_use.next = self.s1_valid.q.val() & !self.entry.val().get_bit(8) & !self.reset.val();
+        self.first_use.next = self.s2_valid.q.val() & !self.entry.val().get_bit(8) & !self.reset.val();
         self.gets_table.next = self.flowlet_method.val() & (self.tables_used.q.val() < self.table_count.val());
         self.new_entry.next = bit_cast::<9, 1>(1.into()) << 8;
         if self.gets_table.val() {
@@ -148,12 +185,14 @@ impl<const S: usize> Logic for TableMap<S> {
             self.map_ram.write_data.next = 0.into();
             self.map_ram.write_enable.next = true;
         } else {
-            self.map_ram.write_address.next = self.s1_set.q.val();
+            self.map_ram.write_address.next = self.s2_set.q.val();
             self.map_ram.write_data.next = self.new_entry.val();
             self.map_ram.write_enable.next = self.first_use.val();
         }
         self.last_write_valid.d.next = self.first_use.val() & !self.sweeping.val();
-        self.last_write_set.d.next = self.s1_set.q.val();
+        self.last_write_set.d.next = self.s2_set.q.val();
         self.last_write_entry.d.next = self.new_entry.val();
+        self.older_write_valid.d.next = self.last_write_valid.q.val() & !self.sweeping.val();
+        self.older_write_entry.d.next = self.last_write_entry.q.val();
     }
 }

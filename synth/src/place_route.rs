@@ -71,6 +71,9 @@ pub struct PlaceRouteReport {
     /// The critical path's first and last cell, as the netlist names them.
     pub critical_from: String,
     pub critical_to: String,
+    /// The registers whose inputs settle last after the clock edge, worst
+    /// first: (register, arrival in ns). Where to pipeline next.
+    pub slowest_registers: Vec<(String, f64)>,
     /// (label, cell, count) after synthesis.
     pub utilisation: Vec<(&'static str, &'static str, usize)>,
 }
@@ -82,6 +85,9 @@ impl PlaceRouteReport {
         serde_json::json!({
             "device": self.device.name(), "speed": self.speed, "seed": self.seed, "fmax_mhz": self.fmax_mhz,
             "critical_path": {"from": self.critical_from, "to": self.critical_to}, "cells": cells,
+            "slowest_registers": self.slowest_registers.iter()
+                .map(|(register, ns)| serde_json::json!({"register": register, "arrival_ns": ns}))
+                .collect::<Vec<_>>(),
         })
     }
 }
@@ -92,6 +98,9 @@ impl std::fmt::Display for PlaceRouteReport {
         writeln!(f, "device          {} ({how}, seed {})", self.device.name(), self.seed)?;
         writeln!(f, "max frequency   {:.2} MHz", self.fmax_mhz)?;
         writeln!(f, "critical path   {} -> {}", self.critical_from, self.critical_to)?;
+        for (register, ns) in &self.slowest_registers {
+            writeln!(f, "slow register   {ns:5.2} ns  {register}")?;
+        }
         for (label, cell, n) in &self.utilisation {
             writeln!(f, "{:<15} {n} {cell}", label)?;
         }
@@ -147,7 +156,7 @@ pub fn place_and_route(verilog: &Path, device: Device, speed: u8, seed: u64, tar
     let utilisation = device.cells().iter().map(|(label, cell)| (*label, *cell, count_cells(&stat, cell))).collect();
     let (freq, seed_text) = (target_mhz.to_string(), seed.to_string());
     let speed_text = speed.to_string();
-    let mut args: Vec<&str> = vec!["--json", "netlist.json", "--report", "report.json", "--seed", &seed_text, "--freq", &freq, "--timing-allow-fail"];
+    let mut args: Vec<&str> = vec!["--json", "netlist.json", "--report", "report.json", "--seed", &seed_text, "--freq", &freq, "--timing-allow-fail", "--detailed-timing-report"];
     let tool = match device {
         Device::Ecp5_85k | Device::Ecp5_45k | Device::Ecp5_25k => {
             args.extend([match device { Device::Ecp5_85k => "--85k", Device::Ecp5_45k => "--45k", _ => "--25k" }, "--package", "CABGA381", "--speed", &speed_text, "--out-of-context"]);
@@ -190,8 +199,68 @@ pub fn place_and_route(verilog: &Path, device: Device, speed: u8, seed: u64, tar
         fmax_mhz,
         critical_from: cell(steps.and_then(|s| s.first()), "from"),
         critical_to: cell(steps.and_then(|s| s.last()), "to"),
+        slowest_registers: slowest_registers(&report, SLOWEST_REGISTERS),
         utilisation,
     })
+}
+
+/// How many of the slowest registers a report lists.
+pub const SLOWEST_REGISTERS: usize = 12;
+
+/// The `count` registers (or RAM inputs) whose data arrives last after
+/// the clock edge, from nextpnr's detailed net timing: each endpoint cell
+/// is named back to the block's signal it was mapped from (one entry per
+/// signal, its worst bit), worst first.
+fn slowest_registers(report: &serde_json::Value, count: usize) -> Vec<(String, f64)> {
+    let mut worst: std::collections::BTreeMap<String, f64> = Default::default();
+    let nets = report["detailed_net_timings"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    for endpoint in nets.iter().filter_map(|n| n["endpoints"].as_array()).flatten() {
+        let Some(cell) = endpoint["cell"].as_str() else { continue };
+        // nextpnr gives [min, max] arrival; older versions a single number
+        let arrival = match &endpoint["delay"] {
+            serde_json::Value::Array(range) => range.last().and_then(|v| v.as_f64()),
+            value => value.as_f64(),
+        };
+        if let Some(ns) = arrival {
+            let entry = worst.entry(signal_of_cell(cell)).or_insert(ns);
+            *entry = entry.max(ns);
+        }
+    }
+    let mut ranked: Vec<(String, f64)> = worst.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    ranked.truncate(count);
+    ranked
+}
+
+/// The block's signal a mapped cell comes from: Yosys names a flip-flop
+/// after its output net plus a suffix (`s2_count.q_TRELLIS_FF_Q_3`), a
+/// block RAM after its memory (`meta_ram.mem.0.2`), and rust_hdl writes
+/// array element `x[2]` as `x$2`, a DFF's output as `.q`.
+fn signal_of_cell(cell: &str) -> String {
+    let mut name = cell;
+    for marker in ["_TRELLIS_FF", "$CCU2", "_CCU2C", "_LUT4", "$DPRAM", ".mem.", "_SB_DFF", "_SB_LUT4", "_SB_CARRY"] {
+        if let Some(at) = name.find(marker) {
+            name = &name[..at];
+        }
+    }
+    let name = name.strip_suffix(".q").or_else(|| name.strip_suffix(".d")).unwrap_or(name);
+    let mut readable = String::with_capacity(name.len());
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' && chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+            readable.push('[');
+            while let Some(d) = chars.next_if(|d| d.is_ascii_digit()) {
+                readable.push(d);
+            }
+            readable.push(']');
+        } else {
+            readable.push(c);
+        }
+    }
+    if cell.contains(".mem.") {
+        readable.push_str(" (block RAM input)");
+    }
+    readable
 }
 
 /// Cells of a kind in Yosys's `stat` (a trailing `*` sums every cell
@@ -226,5 +295,28 @@ mod tests {
         assert_eq!(count_cells(stat, "LUT4"), 100);
         assert_eq!(count_cells(stat, "SB_DFF*"), 6);
         assert_eq!(count_cells(stat, "DP16KD"), 0);
+    }
+
+    #[test]
+    fn mapped_cells_are_named_by_their_signals() {
+        assert_eq!(signal_of_cell("tie_break.s1_group_count$0.q_TRELLIS_FF_Q_6"), "tie_break.s1_group_count[0]");
+        assert_eq!(signal_of_cell("slot_table.s3_meta.q_TRELLIS_FF_Q_23"), "slot_table.s3_meta");
+        assert_eq!(signal_of_cell("set_table.egress_ram.mem.0.7"), "set_table.egress_ram (block RAM input)");
+        assert_eq!(signal_of_cell("s4_valid$d_TRELLIS_FF_Q"), "s4_valid$d");
+    }
+
+    #[test]
+    fn slowest_registers_rank_each_signal_by_its_worst_bit() {
+        let report = serde_json::json!({"detailed_net_timings": [
+            {"endpoints": [
+                {"cell": "a.x.q_TRELLIS_FF_Q", "delay": [1.0, 4.0]},
+                {"cell": "a.x.q_TRELLIS_FF_Q_1", "delay": [1.0, 6.5]},
+                {"cell": "b.y$3.q_TRELLIS_FF_Q", "delay": [0.5, 5.0]},
+            ]},
+            {"endpoints": [{"cell": "c.z.q_TRELLIS_FF_Q", "delay": 7.25}]},
+        ]});
+        assert_eq!(slowest_registers(&report, 2), vec![("c.z".to_string(), 7.25), ("a.x".to_string(), 6.5)]);
+        assert_eq!(slowest_registers(&report, 9).len(), 3);
+        assert!(slowest_registers(&serde_json::json!({}), 5).is_empty());
     }
 }

@@ -77,6 +77,15 @@ fn synth_routes_the_ecmp_hash_at_200_mhz_or_more() {
         assert!(cell.contains(".q"), "a register of the block: {cell}");
     }
     assert!(report["cells"]["LUT4"].as_u64().unwrap() > 1000 && report["cells"]["TRELLIS_FF"].as_u64().unwrap() > 100, "{report}");
+    // the slowest registers, named by the block's signals, the worst within the period
+    let slowest = report["slowest_registers"].as_array().unwrap();
+    assert!((1..=12).contains(&slowest.len()), "{report}");
+    let worst_ns = slowest[0]["arrival_ns"].as_f64().unwrap();
+    assert!(worst_ns > 500.0 / fmax && worst_ns <= 1000.0 / fmax, "slowest arrival {worst_ns} ns against {fmax} MHz: {report}");
+    for register in slowest {
+        let name = register["register"].as_str().unwrap();
+        assert!(!name.contains("TRELLIS") && !name.is_empty(), "{name}");
+    }
     for file in ["ecmp-hash.v", "netlist.json", "report.json"] {
         assert!(dir.join(file).exists(), "{file} in -o");
     }
@@ -110,7 +119,7 @@ fn synth_routes_the_buffer_manager_no_slower_than_last_measured() {
 
 #[test]
 fn synth_routes_the_flowlet_table_no_slower_than_last_measured() {
-    routes_no_slower_than("flowlet-table", &["--tables", "4"], 130.0);
+    routes_no_slower_than("flowlet-table", &["--tables", "4"], 140.0);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 import re
 # Writes hdl/src/flowlet_table/least_occupied.rs: the least-occupancy
-# reduction over 64 members, one tree level per stage.
+# reduction over 64 members, one tree level per stage; the tie bits
+# follow a stage behind.
 LEAVES = 64
 LEVELS = 6
 out = []
@@ -13,19 +14,23 @@ w('''//! Least occupied: which candidate members of a set hold the fewest
 //! The minimum is found by a tree of pairwise comparisons, one level per
 //! stage; each leaf keeps a tie bit that a level clears when its subtree
 //! loses. After the last level the tie bits mark exactly the candidates
-//! at the minimum.
+//! at the minimum. A level's decisions (keep the left, keep the right
+//! subtree) are registered, and the tie bits take them a stage later:
+//! the comparison's carry chain then drives only the 32 bits of the
+//! winner's occupancy, not up to 64 tie bits as well.
 //!
 //! Ports (all on `clock`):
 //! * members, cycle 0: `occupancy_bytes_of[64]` (bytes), `paused_of[64]`,
 //!   `set_size` (7 bits, members)
 //! * configuration: `pfc_aware`
-//! * answer, cycle 8 (LATENCY): `tie_mask[64]`, `all_paused` (PFC aware
+//! * answer, cycle 9 (LATENCY): `tie_mask[64]`, `all_paused` (PFC aware
 //!   and every member paused, so all were candidates)
 //!
-//! Latency 8 cycles, one set per cycle.
+//! Latency 9 cycles, one set per cycle.
 //!
 //! ```text
-//!  occupancy, paused ─►[in set, paused]─►[candidates]─►[64→32]─►[32→16]─► ... ─►[2→1]─► tie_mask
+//!  occupancy, paused ─►[in set, paused]─►[candidates]─►[64→32]─►[32→16]─► ... ─►[2→1]
+//!  tie bits                                  └────────►[level 1]─► ... ─►[level 5]─►[level 6]─► tie_mask
 //! ```
 //!
 //! This file is written by `scripts/gen/least_occupied.py` (each level is
@@ -36,7 +41,7 @@ use crate::build_checks::many;
 use rust_hdl::prelude::*;
 
 /// Cycles from the members to the tie mask.
-pub const LATENCY: usize = 8;
+pub const LATENCY: usize = 9;
 
 #[derive(LogicBlock)]
 pub struct LeastOccupied {
@@ -59,6 +64,8 @@ pub struct LeastOccupied {
     s2_occupancy: [DFF<Bits<32>>; MEMBERS],
     s2_candidate: [DFF<Bit>; MEMBERS],
     s2_all_paused: DFF<Bit>,
+    /// The candidates, a stage later: the tie bits before level 1.
+    l0_tie: [DFF<Bit>; MEMBERS],
 ''')
 n = LEAVES
 for level in range(1, LEVELS + 1):
@@ -66,12 +73,16 @@ for level in range(1, LEVELS + 1):
     w(f'''    // level {level}: {n} subtrees of {LEAVES // n}
     keep_left{level}: [Signal<Local, Bit>; {n}],
     keep_right{level}: [Signal<Local, Bit>; {n}],
+    l{level}_keep_left: [DFF<Bit>; {n}],
+    l{level}_keep_right: [DFF<Bit>; {n}],
     l{level}_least: [DFF<Bits<32>>; {n}],
     l{level}_any: [DFF<Bit>; {n}],
     l{level}_tie: [DFF<Bit>; MEMBERS],
     l{level}_all_paused: DFF<Bit>,
 ''')
-w('''}
+w('''    /// Every member paused, in the stage of the last tie bits.
+    tie_all_paused: DFF<Bit>,
+}
 ''')
 src=''.join(out)
 struct=src[src.index('pub struct LeastOccupied {'):]
@@ -110,37 +121,54 @@ impl Logic for LeastOccupied {
         }
 ''')
 n = LEAVES
-prev_least, prev_any, prev_tie, prev_all = 's2_occupancy', 's2_candidate', 's2_candidate', 's2_all_paused'
+w('''        for k in 0..MEMBERS {
+            self.l0_tie[k].clock.next = self.clock.val();
+            self.l0_tie[k].d.next = self.s2_candidate[k].q.val();
+        }
+''')
+prev_least, prev_any, prev_all = 's2_occupancy', 's2_candidate', 's2_all_paused'
 for level in range(1, LEVELS + 1):
     n //= 2
     span = LEAVES // n
     half = span // 2
-    w(f'''        // level {level}
+    w(f'''        // level {level}: the comparisons, registered
         self.l{level}_all_paused.clock.next = self.clock.val();
         self.l{level}_all_paused.d.next = self.{prev_all}.q.val();
         for i in 0..{n} {{
             self.l{level}_least[i].clock.next = self.clock.val();
             self.l{level}_any[i].clock.next = self.clock.val();
+            self.l{level}_keep_left[i].clock.next = self.clock.val();
+            self.l{level}_keep_right[i].clock.next = self.clock.val();
             self.keep_left{level}[i].next = self.{prev_any}[2 * i].q.val()
                 & (!self.{prev_any}[2 * i + 1].q.val() | (self.{prev_least}[2 * i].q.val() <= self.{prev_least}[2 * i + 1].q.val()));
             self.keep_right{level}[i].next = self.{prev_any}[2 * i + 1].q.val()
                 & (!self.{prev_any}[2 * i].q.val() | (self.{prev_least}[2 * i + 1].q.val() <= self.{prev_least}[2 * i].q.val()));
+            self.l{level}_keep_left[i].d.next = self.keep_left{level}[i].val();
+            self.l{level}_keep_right[i].d.next = self.keep_right{level}[i].val();
             if self.keep_left{level}[i].val() {{
                 self.l{level}_least[i].d.next = self.{prev_least}[2 * i].q.val();
             }} else {{
                 self.l{level}_least[i].d.next = self.{prev_least}[2 * i + 1].q.val();
             }}
             self.l{level}_any[i].d.next = self.{prev_any}[2 * i].q.val() | self.{prev_any}[2 * i + 1].q.val();
+        }}
+        // level {level}'s tie bits, from its registered decisions, a stage later
+        for i in 0..{n} {{
             for b in 0..{half} {{
-                self.l{level}_tie[{span} * i + b].d.next = self.{prev_tie}[{span} * i + b].q.val() & self.keep_left{level}[i].val();
-                self.l{level}_tie[{span} * i + {half} + b].d.next = self.{prev_tie}[{span} * i + {half} + b].q.val() & self.keep_right{level}[i].val();
+                self.l{level}_tie[{span} * i + b].d.next = self.l{level - 1}_tie[{span} * i + b].q.val() & self.l{level}_keep_left[i].q.val();
+                self.l{level}_tie[{span} * i + {half} + b].d.next = self.l{level - 1}_tie[{span} * i + {half} + b].q.val() & self.l{level}_keep_right[i].q.val();
             }}
         }}
         for k in 0..MEMBERS {{
             self.l{level}_tie[k].clock.next = self.clock.val();
         }}
 ''')
-    prev_least, prev_any, prev_tie, prev_all = f'l{level}_least', f'l{level}_any', f'l{level}_tie', f'l{level}_all_paused'
+    prev_least, prev_any, prev_all = f'l{level}_least', f'l{level}_any', f'l{level}_all_paused'
+prev_tie = f'l{LEVELS}_tie'
+w(f'''        self.tie_all_paused.clock.next = self.clock.val();
+        self.tie_all_paused.d.next = self.{prev_all}.q.val();
+''')
+prev_all = 'tie_all_paused'
 w(f'''        for k in 0..MEMBERS {{
             self.tie_mask[k].next = self.{prev_tie}[k].q.val();
         }}

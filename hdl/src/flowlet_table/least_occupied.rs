@@ -6,19 +6,23 @@
 //! The minimum is found by a tree of pairwise comparisons, one level per
 //! stage; each leaf keeps a tie bit that a level clears when its subtree
 //! loses. After the last level the tie bits mark exactly the candidates
-//! at the minimum.
+//! at the minimum. A level's decisions (keep the left, keep the right
+//! subtree) are registered, and the tie bits take them a stage later:
+//! the comparison's carry chain then drives only the 32 bits of the
+//! winner's occupancy, not up to 64 tie bits as well.
 //!
 //! Ports (all on `clock`):
 //! * members, cycle 0: `occupancy_bytes_of[64]` (bytes), `paused_of[64]`,
 //!   `set_size` (7 bits, members)
 //! * configuration: `pfc_aware`
-//! * answer, cycle 8 (LATENCY): `tie_mask[64]`, `all_paused` (PFC aware
+//! * answer, cycle 9 (LATENCY): `tie_mask[64]`, `all_paused` (PFC aware
 //!   and every member paused, so all were candidates)
 //!
-//! Latency 8 cycles, one set per cycle.
+//! Latency 9 cycles, one set per cycle.
 //!
 //! ```text
-//!  occupancy, paused ─►[in set, paused]─►[candidates]─►[64→32]─►[32→16]─► ... ─►[2→1]─► tie_mask
+//!  occupancy, paused ─►[in set, paused]─►[candidates]─►[64→32]─►[32→16]─► ... ─►[2→1]
+//!  tie bits                                  └────────►[level 1]─► ... ─►[level 5]─►[level 6]─► tie_mask
 //! ```
 //!
 //! This file is written by `scripts/gen/least_occupied.py` (each level is
@@ -29,7 +33,7 @@ use crate::build_checks::many;
 use rust_hdl::prelude::*;
 
 /// Cycles from the members to the tie mask.
-pub const LATENCY: usize = 8;
+pub const LATENCY: usize = 9;
 
 #[derive(LogicBlock)]
 pub struct LeastOccupied {
@@ -52,9 +56,13 @@ pub struct LeastOccupied {
     s2_occupancy: [DFF<Bits<32>>; MEMBERS],
     s2_candidate: [DFF<Bit>; MEMBERS],
     s2_all_paused: DFF<Bit>,
+    /// The candidates, a stage later: the tie bits before level 1.
+    l0_tie: [DFF<Bit>; MEMBERS],
     // level 1: 32 subtrees of 2
     keep_left1: [Signal<Local, Bit>; 32],
     keep_right1: [Signal<Local, Bit>; 32],
+    l1_keep_left: [DFF<Bit>; 32],
+    l1_keep_right: [DFF<Bit>; 32],
     l1_least: [DFF<Bits<32>>; 32],
     l1_any: [DFF<Bit>; 32],
     l1_tie: [DFF<Bit>; MEMBERS],
@@ -62,6 +70,8 @@ pub struct LeastOccupied {
     // level 2: 16 subtrees of 4
     keep_left2: [Signal<Local, Bit>; 16],
     keep_right2: [Signal<Local, Bit>; 16],
+    l2_keep_left: [DFF<Bit>; 16],
+    l2_keep_right: [DFF<Bit>; 16],
     l2_least: [DFF<Bits<32>>; 16],
     l2_any: [DFF<Bit>; 16],
     l2_tie: [DFF<Bit>; MEMBERS],
@@ -69,6 +79,8 @@ pub struct LeastOccupied {
     // level 3: 8 subtrees of 8
     keep_left3: [Signal<Local, Bit>; 8],
     keep_right3: [Signal<Local, Bit>; 8],
+    l3_keep_left: [DFF<Bit>; 8],
+    l3_keep_right: [DFF<Bit>; 8],
     l3_least: [DFF<Bits<32>>; 8],
     l3_any: [DFF<Bit>; 8],
     l3_tie: [DFF<Bit>; MEMBERS],
@@ -76,6 +88,8 @@ pub struct LeastOccupied {
     // level 4: 4 subtrees of 16
     keep_left4: [Signal<Local, Bit>; 4],
     keep_right4: [Signal<Local, Bit>; 4],
+    l4_keep_left: [DFF<Bit>; 4],
+    l4_keep_right: [DFF<Bit>; 4],
     l4_least: [DFF<Bits<32>>; 4],
     l4_any: [DFF<Bit>; 4],
     l4_tie: [DFF<Bit>; MEMBERS],
@@ -83,6 +97,8 @@ pub struct LeastOccupied {
     // level 5: 2 subtrees of 32
     keep_left5: [Signal<Local, Bit>; 2],
     keep_right5: [Signal<Local, Bit>; 2],
+    l5_keep_left: [DFF<Bit>; 2],
+    l5_keep_right: [DFF<Bit>; 2],
     l5_least: [DFF<Bits<32>>; 2],
     l5_any: [DFF<Bit>; 2],
     l5_tie: [DFF<Bit>; MEMBERS],
@@ -90,10 +106,14 @@ pub struct LeastOccupied {
     // level 6: 1 subtrees of 64
     keep_left6: [Signal<Local, Bit>; 1],
     keep_right6: [Signal<Local, Bit>; 1],
+    l6_keep_left: [DFF<Bit>; 1],
+    l6_keep_right: [DFF<Bit>; 1],
     l6_least: [DFF<Bits<32>>; 1],
     l6_any: [DFF<Bit>; 1],
     l6_tie: [DFF<Bit>; MEMBERS],
     l6_all_paused: DFF<Bit>,
+    /// Every member paused, in the stage of the last tie bits.
+    tie_all_paused: DFF<Bit>,
 }
 
 impl Default for LeastOccupied {
@@ -113,42 +133,56 @@ impl Default for LeastOccupied {
             s2_occupancy: many(),
             s2_candidate: many(),
             s2_all_paused: Default::default(),
+            l0_tie: many(),
             keep_left1: many(),
             keep_right1: many(),
+            l1_keep_left: many(),
+            l1_keep_right: many(),
             l1_least: many(),
             l1_any: many(),
             l1_tie: many(),
             l1_all_paused: Default::default(),
             keep_left2: many(),
             keep_right2: many(),
+            l2_keep_left: many(),
+            l2_keep_right: many(),
             l2_least: many(),
             l2_any: many(),
             l2_tie: many(),
             l2_all_paused: Default::default(),
             keep_left3: many(),
             keep_right3: many(),
+            l3_keep_left: many(),
+            l3_keep_right: many(),
             l3_least: many(),
             l3_any: many(),
             l3_tie: many(),
             l3_all_paused: Default::default(),
             keep_left4: many(),
             keep_right4: many(),
+            l4_keep_left: many(),
+            l4_keep_right: many(),
             l4_least: many(),
             l4_any: many(),
             l4_tie: many(),
             l4_all_paused: Default::default(),
             keep_left5: many(),
             keep_right5: many(),
+            l5_keep_left: many(),
+            l5_keep_right: many(),
             l5_least: many(),
             l5_any: many(),
             l5_tie: many(),
             l5_all_paused: Default::default(),
             keep_left6: many(),
             keep_right6: many(),
+            l6_keep_left: many(),
+            l6_keep_right: many(),
             l6_least: many(),
             l6_any: many(),
             l6_tie: many(),
             l6_all_paused: Default::default(),
+            tie_all_paused: Default::default(),
         }
     }
 }
@@ -180,153 +214,201 @@ impl Logic for LeastOccupied {
             self.s2_candidate[k].d.next = self.s1_in_set[k].q.val()
                 & (!self.pfc_aware.val() | self.every_member_paused.val() | !self.s1_paused[k].q.val());
         }
-        // level 1
+        for k in 0..MEMBERS {
+            self.l0_tie[k].clock.next = self.clock.val();
+            self.l0_tie[k].d.next = self.s2_candidate[k].q.val();
+        }
+        // level 1: the comparisons, registered
         self.l1_all_paused.clock.next = self.clock.val();
         self.l1_all_paused.d.next = self.s2_all_paused.q.val();
         for i in 0..32 {
             self.l1_least[i].clock.next = self.clock.val();
             self.l1_any[i].clock.next = self.clock.val();
+            self.l1_keep_left[i].clock.next = self.clock.val();
+            self.l1_keep_right[i].clock.next = self.clock.val();
             self.keep_left1[i].next = self.s2_candidate[2 * i].q.val()
                 & (!self.s2_candidate[2 * i + 1].q.val() | (self.s2_occupancy[2 * i].q.val() <= self.s2_occupancy[2 * i + 1].q.val()));
             self.keep_right1[i].next = self.s2_candidate[2 * i + 1].q.val()
                 & (!self.s2_candidate[2 * i].q.val() | (self.s2_occupancy[2 * i + 1].q.val() <= self.s2_occupancy[2 * i].q.val()));
+            self.l1_keep_left[i].d.next = self.keep_left1[i].val();
+            self.l1_keep_right[i].d.next = self.keep_right1[i].val();
             if self.keep_left1[i].val() {
                 self.l1_least[i].d.next = self.s2_occupancy[2 * i].q.val();
             } else {
                 self.l1_least[i].d.next = self.s2_occupancy[2 * i + 1].q.val();
             }
             self.l1_any[i].d.next = self.s2_candidate[2 * i].q.val() | self.s2_candidate[2 * i + 1].q.val();
+        }
+        // level 1's tie bits, from its registered decisions, a stage later
+        for i in 0..32 {
             for b in 0..1 {
-                self.l1_tie[2 * i + b].d.next = self.s2_candidate[2 * i + b].q.val() & self.keep_left1[i].val();
-                self.l1_tie[2 * i + 1 + b].d.next = self.s2_candidate[2 * i + 1 + b].q.val() & self.keep_right1[i].val();
+                self.l1_tie[2 * i + b].d.next = self.l0_tie[2 * i + b].q.val() & self.l1_keep_left[i].q.val();
+                self.l1_tie[2 * i + 1 + b].d.next = self.l0_tie[2 * i + 1 + b].q.val() & self.l1_keep_right[i].q.val();
             }
         }
         for k in 0..MEMBERS {
             self.l1_tie[k].clock.next = self.clock.val();
         }
-        // level 2
+        // level 2: the comparisons, registered
         self.l2_all_paused.clock.next = self.clock.val();
         self.l2_all_paused.d.next = self.l1_all_paused.q.val();
         for i in 0..16 {
             self.l2_least[i].clock.next = self.clock.val();
             self.l2_any[i].clock.next = self.clock.val();
+            self.l2_keep_left[i].clock.next = self.clock.val();
+            self.l2_keep_right[i].clock.next = self.clock.val();
             self.keep_left2[i].next = self.l1_any[2 * i].q.val()
                 & (!self.l1_any[2 * i + 1].q.val() | (self.l1_least[2 * i].q.val() <= self.l1_least[2 * i + 1].q.val()));
             self.keep_right2[i].next = self.l1_any[2 * i + 1].q.val()
                 & (!self.l1_any[2 * i].q.val() | (self.l1_least[2 * i + 1].q.val() <= self.l1_least[2 * i].q.val()));
+            self.l2_keep_left[i].d.next = self.keep_left2[i].val();
+            self.l2_keep_right[i].d.next = self.keep_right2[i].val();
             if self.keep_left2[i].val() {
                 self.l2_least[i].d.next = self.l1_least[2 * i].q.val();
             } else {
                 self.l2_least[i].d.next = self.l1_least[2 * i + 1].q.val();
             }
             self.l2_any[i].d.next = self.l1_any[2 * i].q.val() | self.l1_any[2 * i + 1].q.val();
+        }
+        // level 2's tie bits, from its registered decisions, a stage later
+        for i in 0..16 {
             for b in 0..2 {
-                self.l2_tie[4 * i + b].d.next = self.l1_tie[4 * i + b].q.val() & self.keep_left2[i].val();
-                self.l2_tie[4 * i + 2 + b].d.next = self.l1_tie[4 * i + 2 + b].q.val() & self.keep_right2[i].val();
+                self.l2_tie[4 * i + b].d.next = self.l1_tie[4 * i + b].q.val() & self.l2_keep_left[i].q.val();
+                self.l2_tie[4 * i + 2 + b].d.next = self.l1_tie[4 * i + 2 + b].q.val() & self.l2_keep_right[i].q.val();
             }
         }
         for k in 0..MEMBERS {
             self.l2_tie[k].clock.next = self.clock.val();
         }
-        // level 3
+        // level 3: the comparisons, registered
         self.l3_all_paused.clock.next = self.clock.val();
         self.l3_all_paused.d.next = self.l2_all_paused.q.val();
         for i in 0..8 {
             self.l3_least[i].clock.next = self.clock.val();
             self.l3_any[i].clock.next = self.clock.val();
+            self.l3_keep_left[i].clock.next = self.clock.val();
+            self.l3_keep_right[i].clock.next = self.clock.val();
             self.keep_left3[i].next = self.l2_any[2 * i].q.val()
                 & (!self.l2_any[2 * i + 1].q.val() | (self.l2_least[2 * i].q.val() <= self.l2_least[2 * i + 1].q.val()));
             self.keep_right3[i].next = self.l2_any[2 * i + 1].q.val()
                 & (!self.l2_any[2 * i].q.val() | (self.l2_least[2 * i + 1].q.val() <= self.l2_least[2 * i].q.val()));
+            self.l3_keep_left[i].d.next = self.keep_left3[i].val();
+            self.l3_keep_right[i].d.next = self.keep_right3[i].val();
             if self.keep_left3[i].val() {
                 self.l3_least[i].d.next = self.l2_least[2 * i].q.val();
             } else {
                 self.l3_least[i].d.next = self.l2_least[2 * i + 1].q.val();
             }
             self.l3_any[i].d.next = self.l2_any[2 * i].q.val() | self.l2_any[2 * i + 1].q.val();
+        }
+        // level 3's tie bits, from its registered decisions, a stage later
+        for i in 0..8 {
             for b in 0..4 {
-                self.l3_tie[8 * i + b].d.next = self.l2_tie[8 * i + b].q.val() & self.keep_left3[i].val();
-                self.l3_tie[8 * i + 4 + b].d.next = self.l2_tie[8 * i + 4 + b].q.val() & self.keep_right3[i].val();
+                self.l3_tie[8 * i + b].d.next = self.l2_tie[8 * i + b].q.val() & self.l3_keep_left[i].q.val();
+                self.l3_tie[8 * i + 4 + b].d.next = self.l2_tie[8 * i + 4 + b].q.val() & self.l3_keep_right[i].q.val();
             }
         }
         for k in 0..MEMBERS {
             self.l3_tie[k].clock.next = self.clock.val();
         }
-        // level 4
+        // level 4: the comparisons, registered
         self.l4_all_paused.clock.next = self.clock.val();
         self.l4_all_paused.d.next = self.l3_all_paused.q.val();
         for i in 0..4 {
             self.l4_least[i].clock.next = self.clock.val();
             self.l4_any[i].clock.next = self.clock.val();
+            self.l4_keep_left[i].clock.next = self.clock.val();
+            self.l4_keep_right[i].clock.next = self.clock.val();
             self.keep_left4[i].next = self.l3_any[2 * i].q.val()
                 & (!self.l3_any[2 * i + 1].q.val() | (self.l3_least[2 * i].q.val() <= self.l3_least[2 * i + 1].q.val()));
             self.keep_right4[i].next = self.l3_any[2 * i + 1].q.val()
                 & (!self.l3_any[2 * i].q.val() | (self.l3_least[2 * i + 1].q.val() <= self.l3_least[2 * i].q.val()));
+            self.l4_keep_left[i].d.next = self.keep_left4[i].val();
+            self.l4_keep_right[i].d.next = self.keep_right4[i].val();
             if self.keep_left4[i].val() {
                 self.l4_least[i].d.next = self.l3_least[2 * i].q.val();
             } else {
                 self.l4_least[i].d.next = self.l3_least[2 * i + 1].q.val();
             }
             self.l4_any[i].d.next = self.l3_any[2 * i].q.val() | self.l3_any[2 * i + 1].q.val();
+        }
+        // level 4's tie bits, from its registered decisions, a stage later
+        for i in 0..4 {
             for b in 0..8 {
-                self.l4_tie[16 * i + b].d.next = self.l3_tie[16 * i + b].q.val() & self.keep_left4[i].val();
-                self.l4_tie[16 * i + 8 + b].d.next = self.l3_tie[16 * i + 8 + b].q.val() & self.keep_right4[i].val();
+                self.l4_tie[16 * i + b].d.next = self.l3_tie[16 * i + b].q.val() & self.l4_keep_left[i].q.val();
+                self.l4_tie[16 * i + 8 + b].d.next = self.l3_tie[16 * i + 8 + b].q.val() & self.l4_keep_right[i].q.val();
             }
         }
         for k in 0..MEMBERS {
             self.l4_tie[k].clock.next = self.clock.val();
         }
-        // level 5
+        // level 5: the comparisons, registered
         self.l5_all_paused.clock.next = self.clock.val();
         self.l5_all_paused.d.next = self.l4_all_paused.q.val();
         for i in 0..2 {
             self.l5_least[i].clock.next = self.clock.val();
             self.l5_any[i].clock.next = self.clock.val();
+            self.l5_keep_left[i].clock.next = self.clock.val();
+            self.l5_keep_right[i].clock.next = self.clock.val();
             self.keep_left5[i].next = self.l4_any[2 * i].q.val()
                 & (!self.l4_any[2 * i + 1].q.val() | (self.l4_least[2 * i].q.val() <= self.l4_least[2 * i + 1].q.val()));
             self.keep_right5[i].next = self.l4_any[2 * i + 1].q.val()
                 & (!self.l4_any[2 * i].q.val() | (self.l4_least[2 * i + 1].q.val() <= self.l4_least[2 * i].q.val()));
+            self.l5_keep_left[i].d.next = self.keep_left5[i].val();
+            self.l5_keep_right[i].d.next = self.keep_right5[i].val();
             if self.keep_left5[i].val() {
                 self.l5_least[i].d.next = self.l4_least[2 * i].q.val();
             } else {
                 self.l5_least[i].d.next = self.l4_least[2 * i + 1].q.val();
             }
             self.l5_any[i].d.next = self.l4_any[2 * i].q.val() | self.l4_any[2 * i + 1].q.val();
+        }
+        // level 5's tie bits, from its registered decisions, a stage later
+        for i in 0..2 {
             for b in 0..16 {
-                self.l5_tie[32 * i + b].d.next = self.l4_tie[32 * i + b].q.val() & self.keep_left5[i].val();
-                self.l5_tie[32 * i + 16 + b].d.next = self.l4_tie[32 * i + 16 + b].q.val() & self.keep_right5[i].val();
+                self.l5_tie[32 * i + b].d.next = self.l4_tie[32 * i + b].q.val() & self.l5_keep_left[i].q.val();
+                self.l5_tie[32 * i + 16 + b].d.next = self.l4_tie[32 * i + 16 + b].q.val() & self.l5_keep_right[i].q.val();
             }
         }
         for k in 0..MEMBERS {
             self.l5_tie[k].clock.next = self.clock.val();
         }
-        // level 6
+        // level 6: the comparisons, registered
         self.l6_all_paused.clock.next = self.clock.val();
         self.l6_all_paused.d.next = self.l5_all_paused.q.val();
         for i in 0..1 {
             self.l6_least[i].clock.next = self.clock.val();
             self.l6_any[i].clock.next = self.clock.val();
+            self.l6_keep_left[i].clock.next = self.clock.val();
+            self.l6_keep_right[i].clock.next = self.clock.val();
             self.keep_left6[i].next = self.l5_any[2 * i].q.val()
                 & (!self.l5_any[2 * i + 1].q.val() | (self.l5_least[2 * i].q.val() <= self.l5_least[2 * i + 1].q.val()));
             self.keep_right6[i].next = self.l5_any[2 * i + 1].q.val()
                 & (!self.l5_any[2 * i].q.val() | (self.l5_least[2 * i + 1].q.val() <= self.l5_least[2 * i].q.val()));
+            self.l6_keep_left[i].d.next = self.keep_left6[i].val();
+            self.l6_keep_right[i].d.next = self.keep_right6[i].val();
             if self.keep_left6[i].val() {
                 self.l6_least[i].d.next = self.l5_least[2 * i].q.val();
             } else {
                 self.l6_least[i].d.next = self.l5_least[2 * i + 1].q.val();
             }
             self.l6_any[i].d.next = self.l5_any[2 * i].q.val() | self.l5_any[2 * i + 1].q.val();
+        }
+        // level 6's tie bits, from its registered decisions, a stage later
+        for i in 0..1 {
             for b in 0..32 {
-                self.l6_tie[64 * i + b].d.next = self.l5_tie[64 * i + b].q.val() & self.keep_left6[i].val();
-                self.l6_tie[64 * i + 32 + b].d.next = self.l5_tie[64 * i + 32 + b].q.val() & self.keep_right6[i].val();
+                self.l6_tie[64 * i + b].d.next = self.l5_tie[64 * i + b].q.val() & self.l6_keep_left[i].q.val();
+                self.l6_tie[64 * i + 32 + b].d.next = self.l5_tie[64 * i + 32 + b].q.val() & self.l6_keep_right[i].q.val();
             }
         }
         for k in 0..MEMBERS {
             self.l6_tie[k].clock.next = self.clock.val();
         }
+        self.tie_all_paused.clock.next = self.clock.val();
+        self.tie_all_paused.d.next = self.l6_all_paused.q.val();
         for k in 0..MEMBERS {
             self.tie_mask[k].next = self.l6_tie[k].q.val();
         }
-        self.all_paused.next = self.l6_all_paused.q.val();
+        self.all_paused.next = self.tie_all_paused.q.val();
     }
 }

@@ -37,27 +37,33 @@
 //! Ordering: a select sees every commit, port-state write and register
 //! write given in earlier cycles, and none of its own cycle.
 //!
-//! Latency 18 cycles, throughput one select per cycle, back to back on
+//! Latency 22 cycles, throughput one select per cycle, back to back on
 //! one slot, one set and one port included.
 //!
 //! ```text
-//!  cycle  0        2,3            3        7          11           17          18
+//!  cycle  0        2,3            3        7          12           21          22
 //!  set ─► set_table ─► member ports ─► port_state ─► least_occupied ─► tie_break ─► set_table
 //!      └► table_map ─► table ─► slot_table ─► expired ───────────────┘   member ─► egress_port
-//!                   hash ─► set_member (hash mod size) ──────────────────┘
+//!                     hash (cycle 6) ─► set_member (hash mod size) ──────┘
 //! ```
 //!
 //! Fmax and size (16 ports, 4 tables, LFE5U-85F, out of context, seed 1,
-//! Yosys 0.23, nextpnr-ecp5 0.11): 130.1 MHz at speed 8, 100.4 MHz at
-//! speed 6; 8,536 LUT4, 12,390 FF, 81 DP16KD, 2 MULT18X18D, 1,474 CCU2C,
-//! 640 TRELLIS_DPR16X4. The limit is the tie break's prefix sums (where
-//! each group of 8 starts among the tied, three 7-bit adds). Earlier
-//! limits, each now a register or a tree: the slot RAM's output into the
-//! age check (91.1 MHz), the tie break's chained counts (95.9, 93.4 MHz),
-//! the set size RAM's output into hash mod size (105.8 MHz; the set
-//! table's outputs are registered now), the set-to-table map's RAM output
-//! into its first-use choice (115.7 MHz; registered now, with a second
-//! forwarding register).
+//! Yosys 0.23, nextpnr-ecp5 0.11): 140.6 MHz at speed 8, 103.3 MHz at
+//! speed 6; 8,125 LUT4, 13,562 FF, 81 DP16KD, no MULT18X18D, 1,521 CCU2C,
+//! 640 TRELLIS_DPR16X4. The limit is now the block RAMs themselves: the
+//! twelve slowest registers are all RAM outputs (the set table's member
+//! ports and size, the slot and set-map RAMs) or a RAM's write inputs,
+//! about 7 ns after the edge. Yosys maps every DP16KD with `REGMODE`
+//! `NOREG` (0.23, and its current Lattice library), so the RAM's own
+//! output register never hides its 5.6 ns clock-to-out, and a RAM read
+//! and written on one clock gets a collision bypass mux after its output.
+//! Earlier limits, each now a register, a tree or a stage: the slot RAM's
+//! output into the age check (91.1 MHz), the tie break's chained counts
+//! (95.9, 93.4 MHz), the set size RAM's output into hash mod size (105.8
+//! MHz), the set-to-table map's RAM output into its first-use choice
+//! (115.7 MHz; registered, with a second forwarding register), the tie
+//! break's prefix sums, draw multiply and group priority chain, and the
+//! least-occupied levels driving 64 tie bits (130.1 MHz; latency 18 -> 22).
 //!
 //! Storage: the slots (57 bits each: valid, member, 50-bit time) are not
 //! initialised: after power-up and every reset a sweep clears them, one
@@ -98,7 +104,7 @@ use table_map::TableMap;
 use tie_break::TieBreak;
 
 /// Cycles from a select to its result.
-pub const LATENCY: usize = 18;
+pub const LATENCY: usize = 22;
 /// Bits of a time in ns (10^15 ns, the longest replay, fits).
 pub const TIME_BITS: usize = 2 * TIME_HALF_BITS;
 /// Cycle at which the set's table is known (the slot address).
@@ -114,7 +120,9 @@ const MEMBER_READY: usize = TIES_READY + tie_break::LATENCY;
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
 // so the kernel spells these positions as literals; the asserts keep them
 // equal to the named constants.
-const _: () = assert!(LATENCY == 18 && TABLE_READY == 3 && SLOT_ANSWER == 7 && TIES_READY == 11 && MEMBER_READY == 17 && TIME_HALF_BITS == 25);
+const _: () = assert!(LATENCY == 22 && TABLE_READY == 3 && SLOT_ANSWER == 7 && TIES_READY == 12 && MEMBER_READY == 21 && TIME_HALF_BITS == 25);
+// The set member (hash mod size) starts in cycle 6 and answers with the tie break.
+const _: () = assert!(6 + crate::set_member::LATENCY == MEMBER_READY);
 
 #[derive(LogicBlock)]
 pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E: usize> {
@@ -183,6 +191,16 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     slot_member_at: [DFF<Bits<6>>; TIES_READY],
     set_at1: DFF<Bits<S>>,
     set_at2: DFF<Bits<S>>,
+    set_at3: DFF<Bits<S>>,
+    set_at4: DFF<Bits<S>>,
+    set_at5: DFF<Bits<S>>,
+    set_at6: DFF<Bits<S>>,
+    hash_at6: DFF<Bits<16>>,
+    size_at6: DFF<Bits<7>>,
+    hash_at4: DFF<Bits<16>>,
+    hash_at5: DFF<Bits<16>>,
+    size_at4: DFF<Bits<7>>,
+    size_at5: DFF<Bits<7>>,
     all_paused_at: [DFF<Bit>; LATENCY],
     result_member: DFF<Bits<6>>,
     result_moved: DFF<Bit>,
@@ -285,6 +303,16 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             slot_member_at: many(),
             set_at1: Default::default(),
             set_at2: Default::default(),
+            set_at3: Default::default(),
+            set_at4: Default::default(),
+            set_at5: Default::default(),
+            set_at6: Default::default(),
+            hash_at6: Default::default(),
+            size_at6: Default::default(),
+            hash_at4: Default::default(),
+            hash_at5: Default::default(),
+            size_at4: Default::default(),
+            size_at5: Default::default(),
             all_paused_at: many(),
             result_member: Default::default(),
             result_moved: Default::default(),
@@ -296,7 +324,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
 impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for FlowletTable<P, S, T, E> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, set_at1, set_at2, hash_at1, tc_at1, tc_at2, now_low_at1, now_high_at1, hash_at2, hash_at3, now_low_at2, now_high_at2,
+        dff_setup!(self, clock, set_at1, set_at2, set_at3, set_at4, set_at5, set_at6, hash_at4, hash_at5, hash_at6, size_at4, size_at5, size_at6, hash_at1, tc_at1, tc_at2, now_low_at1, now_high_at1, hash_at2, hash_at3, now_low_at2, now_high_at2,
             now_low_at3, now_high_at3, size_at3, result_member, result_moved);
         for c in 0..LATENCY {
             self.valid_at[c].clock.next = self.clock.val();
@@ -373,11 +401,22 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.port_state.pause_write.next = self.pause_write.val();
         self.port_state.pause_port.next = self.pause_port.val();
         self.port_state.paused_classes.next = self.paused_classes.val();
-        self.hash_member.value.next = self.hash_at2.q.val();
-        self.hash_member.set_size.next = self.set_table.set_size.val();
         self.set_at2.d.next = self.set_at1.q.val();
-        self.hash_member.tag_in.next = self.set_at2.q.val();
+        self.set_at3.d.next = self.set_at2.q.val();
         self.size_at3.d.next = self.set_table.set_size.val();
+        // cycle 6: hash mod size, answered in cycle 21 with the tie break
+        self.hash_at4.d.next = self.hash_at3.q.val();
+        self.hash_at5.d.next = self.hash_at4.q.val();
+        self.size_at4.d.next = self.size_at3.q.val();
+        self.size_at5.d.next = self.size_at4.q.val();
+        self.set_at4.d.next = self.set_at3.q.val();
+        self.set_at5.d.next = self.set_at4.q.val();
+        self.hash_at6.d.next = self.hash_at5.q.val();
+        self.size_at6.d.next = self.size_at5.q.val();
+        self.set_at6.d.next = self.set_at5.q.val();
+        self.hash_member.value.next = self.hash_at6.q.val();
+        self.hash_member.set_size.next = self.size_at6.q.val();
+        self.hash_member.tag_in.next = self.set_at6.q.val();
         for c in 0..TABLE_READY {
             self.has_table_at[c].d.next = false;
             self.slot_at[c].d.next = 0.into();
@@ -419,41 +458,41 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         for c in 0..TIES_READY {
             self.all_paused_at[c].d.next = false;
         }
-        self.all_paused_at[11].d.next = self.least_occupied.all_paused.val();
-        for c in 12..LATENCY {
+        self.all_paused_at[12].d.next = self.least_occupied.all_paused.val();
+        for c in 13..LATENCY {
             self.all_paused_at[c].d.next = self.all_paused_at[c - 1].q.val();
         }
-        // cycle 11: the tie break (slot answer delayed alongside)
+        // cycle 12: the tie break (slot answer delayed alongside)
         self.tie_break.seed_write.next = self.registers.seed_write.val();
         self.tie_break.seed.next = self.registers.seed.val();
         for k in 0..MEMBERS {
             self.tie_break.tie_mask[k].next = self.least_occupied.tie_mask[k].val();
         }
-        self.tie_break.reselect.next = self.valid_at[10].q.val() & self.has_table_at[10].q.val()
-            & self.expired_at[10].q.val();
-        self.tie_break.keep_slot.next = self.valid_at[10].q.val() & self.has_table_at[10].q.val()
-            & !self.expired_at[10].q.val();
-        self.tie_break.slot_valid.next = self.slot_valid_at[10].q.val();
-        self.tie_break.slot_member.next = self.slot_member_at[10].q.val();
-        // cycle 17: the member and its port
-        self.tie_break.use_hash.next = !self.has_table_at[16].q.val();
+        self.tie_break.reselect.next = self.valid_at[11].q.val() & self.has_table_at[11].q.val()
+            & self.expired_at[11].q.val();
+        self.tie_break.keep_slot.next = self.valid_at[11].q.val() & self.has_table_at[11].q.val()
+            & !self.expired_at[11].q.val();
+        self.tie_break.slot_valid.next = self.slot_valid_at[11].q.val();
+        self.tie_break.slot_member.next = self.slot_member_at[11].q.val();
+        // cycle 21: the member and its port
+        self.tie_break.use_hash.next = !self.has_table_at[20].q.val();
         self.tie_break.hash_member.next = self.hash_member.member.val();
         self.set_table.egress_set.next = self.hash_member.tag_out.val();
         self.set_table.egress_member.next = self.tie_break.member.val();
         self.result_member.d.next = self.tie_break.member.val();
         self.result_moved.d.next = self.tie_break.moved.val();
-        // cycle 18: the result
-        self.result_valid.next = self.valid_at[17].q.val();
+        // cycle 22: the result
+        self.result_valid.next = self.valid_at[21].q.val();
         self.member.next = self.result_member.q.val();
         self.egress_port.next = self.set_table.egress_port.val();
-        self.selected.next = !self.has_table_at[17].q.val() | self.expired_at[17].q.val();
+        self.selected.next = !self.has_table_at[21].q.val() | self.expired_at[21].q.val();
         self.moved.next = self.result_moved.q.val();
-        self.all_paused.next = self.has_table_at[17].q.val() & self.expired_at[17].q.val()
-            & self.all_paused_at[17].q.val();
-        self.has_slot.next = self.has_table_at[17].q.val();
+        self.all_paused.next = self.has_table_at[21].q.val() & self.expired_at[21].q.val()
+            & self.all_paused_at[21].q.val();
+        self.has_slot.next = self.has_table_at[21].q.val();
         self.slot.next = 0.into();
-        if self.has_table_at[17].q.val() {
-            self.slot.next = self.slot_at[17].q.val();
+        if self.has_table_at[21].q.val() {
+            self.slot.next = self.slot_at[21].q.val();
         }
     }
 }

@@ -10,19 +10,24 @@
 //! * choice, cycle 0: `reselect` (a slot to select again), `keep_slot` (a
 //!   slot still within its gap), `slot_valid`, `slot_member` (6 bits),
 //!   `tie_mask[64]`
-//! * answer, cycle 6 (LATENCY): given `use_hash` and `hash_member` (6
+//! * answer, cycle 9 (LATENCY): given `use_hash` and `hash_member` (6
 //!   bits, hash mod size, for sets without a table) in that cycle,
 //!   `member` (6 bits) and `moved` (a re-selection that left the slot's
 //!   member), combinational
 //!
-//! Latency 6 cycles, one choice per cycle. The draw state advances in
-//! stage 3 in event order, so back-to-back draws are exact. Every count
+//! Latency 9 cycles, one choice per cycle. The draw state advances in
+//! stage 4 in event order, so back-to-back draws are exact. Every count
 //! (tied per group, rank within a group, where each group starts) is a
-//! tree of adds over pairs, quads and halves, at most three adds deep in a
-//! stage: chained increments map to one carry chain after another.
+//! tree of adds over pairs, quads and halves, at most two adds deep in a
+//! stage: chained increments map to one carry chain after another. The
+//! pick `(draw x count) >> 16` is a sum of shifted draws (no multiplier:
+//! an ECP5 MULT18X18D between fabric registers takes 7 ns), and the group
+//! holding it is found one-hot (`start <= pick < end`), not by a priority
+//! chain over the groups.
 //!
 //! ```text
-//!  tie_mask ─►[stay?, count per 8]─►[prefix sums, count]─►[draw]─►[draw x count]─►[group]─►[bit]─► member
+//!  tie_mask ─►[1 stay?, count per 8]─►[2 ranks, pairs of groups]─►[3 group starts, count]─►[4 draw]
+//!   ─►[5 draw x count bits 0-2, 3-6]─►[6 pick]─►[7 group one-hot, offsets]─►[8 group's bits]─►[9 bit]─► member
 //! ```
 
 use super::set_table::MEMBERS;
@@ -31,17 +36,19 @@ use crate::build_checks::many;
 use rust_hdl::prelude::*;
 
 /// Cycles from the tie mask to the member.
-pub const LATENCY: usize = 6;
+pub const LATENCY: usize = 9;
 /// Members per group of the pick (a group's set bits are counted together).
 const GROUP: usize = 8;
 const GROUPS: usize = MEMBERS / GROUP;
 const PAIRS: usize = MEMBERS / 2;
 const QUADS: usize = MEMBERS / 4;
+/// Bits of the draw x count sum (16-bit draw, count up to 64).
+const PRODUCT_BITS: usize = 24;
 
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
 // so the kernel spells these positions as literals; the asserts keep them
 // equal to the named constants.
-const _: () = assert!(LATENCY == 6 && GROUP == 8 && GROUPS == 8 && PAIRS == 32 && QUADS == 16);
+const _: () = assert!(LATENCY == 9 && GROUP == 8 && GROUPS == 8 && PAIRS == 32 && QUADS == 16 && PRODUCT_BITS == 24);
 
 #[derive(LogicBlock)]
 pub struct TieBreak {
@@ -67,9 +74,26 @@ pub struct TieBreak {
     keep_slot_q: [DFF<Bit>; LATENCY],
     slot_valid_q: [DFF<Bit>; LATENCY],
     slot_member_q: [DFF<Bits<6>>; LATENCY],
-    // stage 1: stay?, set bits per group
+    /// Whether the slot's member is among the tied, stage by stage
+    /// (`stay_q[s - 1]` in stage s).
+    stay_q: [DFF<Bit>; LATENCY],
+    // the tie mask, stages 1 to 7, and each tied member's rank among the
+    // tied of its group, stages 2 to 7 (one array per stage: rust_hdl
+    // cannot write nested arrays as Verilog)
     s1_tie: [DFF<Bit>; MEMBERS],
-    s1_stay: DFF<Bit>,
+    s2_tie: [DFF<Bit>; MEMBERS],
+    s3_tie: [DFF<Bit>; MEMBERS],
+    s4_tie: [DFF<Bit>; MEMBERS],
+    s5_tie: [DFF<Bit>; MEMBERS],
+    s6_tie: [DFF<Bit>; MEMBERS],
+    s7_tie: [DFF<Bit>; MEMBERS],
+    s2_rank: [DFF<Bits<3>>; MEMBERS],
+    s3_rank: [DFF<Bits<3>>; MEMBERS],
+    s4_rank: [DFF<Bits<3>>; MEMBERS],
+    s5_rank: [DFF<Bits<3>>; MEMBERS],
+    s6_rank: [DFF<Bits<3>>; MEMBERS],
+    s7_rank: [DFF<Bits<3>>; MEMBERS],
+    // stage 1: set bits per group
     s1_group_count: [DFF<Bits<7>>; GROUPS],
     /// Set bits of each pair of members (2k, 2k + 1).
     s1_pair_count: [DFF<Bits<3>>; PAIRS],
@@ -83,45 +107,53 @@ pub struct TieBreak {
     quad_count: [Signal<Local, Bits<3>>; QUADS],
     quad_count_wide: [Signal<Local, Bits<7>>; QUADS],
     group_sum: [Signal<Local, Bits<7>>; GROUPS],
-    // stage 2: where each group starts among the tied, how many tie
-    s2_tie: [DFF<Bit>; MEMBERS],
-    /// Each tied member's rank among the tied of its group.
-    s2_rank: [DFF<Bits<3>>; MEMBERS],
+    // stage 2: ranks; tied in groups (0, 1), (2, 3), (4, 5), (6, 7)
     rank_below: [Signal<Local, Bits<3>>; MEMBERS],
-    s2_stay: DFF<Bit>,
-    s2_group_start: [DFF<Bits<7>>; GROUPS],
-    s2_count: DFF<Bits<7>>,
-    running: [Signal<Local, Bits<7>>; GROUPS],
-    /// Tied in groups (0, 1), (2, 3), (4, 5), (6, 7).
-    pair_groups: [Signal<Local, Bits<7>>; 4],
-    /// Tied in groups 0..4 and 4..8.
-    half_groups: [Signal<Local, Bits<7>>; 2],
-    // stage 3: the draw
-    s3_tie: [DFF<Bit>; MEMBERS],
-    s3_rank: [DFF<Bits<3>>; MEMBERS],
-    s3_stay: DFF<Bit>,
+    s2_group_count: [DFF<Bits<7>>; GROUPS],
+    s2_pair_groups: [DFF<Bits<7>>; 4],
+    // stage 3: where each group starts among the tied, how many tie
     s3_group_start: [DFF<Bits<7>>; GROUPS],
     s3_count: DFF<Bits<7>>,
-    s3_draw: DFF<Bits<16>>,
+    /// Tied in groups 0..4.
+    first_half: Signal<Local, Bits<7>>,
+    // stage 4: the draw
+    s4_group_start: [DFF<Bits<7>>; GROUPS],
+    s4_count: DFF<Bits<7>>,
+    s4_draw: DFF<Bits<16>>,
     state: Signal<Local, Bits<32>>,
     stepped: Signal<Local, Bits<32>>,
     take_draw: Signal<Local, Bit>,
-    // stage 4: the pick, an index among the tied
-    s4_tie: [DFF<Bit>; MEMBERS],
-    s4_rank: [DFF<Bits<3>>; MEMBERS],
-    s4_stay: DFF<Bit>,
-    s4_group_start: [DFF<Bits<7>>; GROUPS],
-    s4_pick: DFF<Bits<7>>,
-    product: Signal<Local, Bits<32>>,
-    // stage 5: the group holding the pick, the pick's rank in it
-    s5_stay: DFF<Bit>,
-    s5_group: DFF<Bits<3>>,
-    s5_rank: DFF<Bits<7>>,
-    s5_group_bits: [DFF<Bit>; GROUP],
-    s5_group_ranks: [DFF<Bits<3>>; GROUP],
-    // stage 6: the member
-    s6_stay: DFF<Bit>,
-    s6_picked: DFF<Bits<6>>,
+    // stage 5: draw x count, as draw x count bits 0..3 and 3..7
+    s5_group_start: [DFF<Bits<7>>; GROUPS],
+    s5_count: DFF<Bits<7>>,
+    s5_product_low: DFF<Bits<PRODUCT_BITS>>,
+    s5_product_high: DFF<Bits<PRODUCT_BITS>>,
+    /// The draw shifted by bit n of the count, where that bit is set.
+    shifted_draw: [Signal<Local, Bits<PRODUCT_BITS>>; 7],
+    // stage 6: the pick, an index among the tied
+    s6_group_start: [DFF<Bits<7>>; GROUPS],
+    s6_count: DFF<Bits<7>>,
+    s6_pick: DFF<Bits<7>>,
+    product: Signal<Local, Bits<PRODUCT_BITS>>,
+    // stage 7: the group holding the pick (one-hot), the pick's offset in each
+    group_end: [Signal<Local, Bits<7>>; GROUPS],
+    s7_holds_pick: [DFF<Bit>; GROUPS],
+    s7_offset: [DFF<Bits<7>>; GROUPS],
+    // stage 8: that group's bits and ranks, and the pick's rank in it
+    s8_group: DFF<Bits<3>>,
+    s8_offset: DFF<Bits<7>>,
+    s8_group_bits: [DFF<Bit>; GROUP],
+    s8_group_ranks: [DFF<Bits<3>>; GROUP],
+    // (OR-ed in locals: a DFF's `d` reads back its settled value in
+    // rust_hdl's simulation, not the one just assigned)
+    held_group: Signal<Local, Bits<3>>,
+    held_offset: Signal<Local, Bits<7>>,
+    held_bits: [Signal<Local, Bit>; GROUP],
+    held_ranks: [Signal<Local, Bits<3>>; GROUP],
+    offset_in_group: Signal<Local, Bits<3>>,
+    // stage 9: the member
+    s9_picked: DFF<Bits<6>>,
+    bit_in_group: Signal<Local, Bits<3>>,
     chosen: Signal<Local, Bits<6>>,
 }
 
@@ -146,8 +178,20 @@ impl Default for TieBreak {
             keep_slot_q: many(),
             slot_valid_q: many(),
             slot_member_q: many(),
+            stay_q: many(),
             s1_tie: many(),
-            s1_stay: Default::default(),
+            s2_tie: many(),
+            s3_tie: many(),
+            s4_tie: many(),
+            s5_tie: many(),
+            s6_tie: many(),
+            s7_tie: many(),
+            s2_rank: many(),
+            s3_rank: many(),
+            s4_rank: many(),
+            s5_rank: many(),
+            s6_rank: many(),
+            s7_rank: many(),
             s1_group_count: many(),
             s1_pair_count: many(),
             s1_first_quad: many(),
@@ -157,37 +201,41 @@ impl Default for TieBreak {
             quad_count: many(),
             quad_count_wide: many(),
             group_sum: many(),
-            s2_tie: many(),
-            s2_rank: many(),
             rank_below: many(),
-            s2_stay: Default::default(),
-            s2_group_start: many(),
-            s2_count: Default::default(),
-            running: many(),
-            pair_groups: many(),
-            half_groups: many(),
-            s3_tie: many(),
-            s3_rank: many(),
-            s3_stay: Default::default(),
+            s2_group_count: many(),
+            s2_pair_groups: many(),
             s3_group_start: many(),
             s3_count: Default::default(),
-            s3_draw: Default::default(),
+            first_half: Default::default(),
+            s4_group_start: many(),
+            s4_count: Default::default(),
+            s4_draw: Default::default(),
             state: Default::default(),
             stepped: Default::default(),
             take_draw: Default::default(),
-            s4_tie: many(),
-            s4_rank: many(),
-            s4_stay: Default::default(),
-            s4_group_start: many(),
-            s4_pick: Default::default(),
+            s5_group_start: many(),
+            s5_count: Default::default(),
+            s5_product_low: Default::default(),
+            s5_product_high: Default::default(),
+            shifted_draw: many(),
+            s6_group_start: many(),
+            s6_count: Default::default(),
+            s6_pick: Default::default(),
             product: Default::default(),
-            s5_stay: Default::default(),
-            s5_group: Default::default(),
-            s5_rank: Default::default(),
-            s5_group_bits: many(),
-            s5_group_ranks: many(),
-            s6_stay: Default::default(),
-            s6_picked: Default::default(),
+            group_end: many(),
+            s7_holds_pick: many(),
+            s7_offset: many(),
+            s8_group: Default::default(),
+            s8_offset: Default::default(),
+            s8_group_bits: many(),
+            s8_group_ranks: many(),
+            held_group: Default::default(),
+            held_offset: Default::default(),
+            held_bits: many(),
+            held_ranks: many(),
+            offset_in_group: Default::default(),
+            s9_picked: Default::default(),
+            bit_in_group: Default::default(),
             chosen: Default::default(),
         }
     }
@@ -196,13 +244,14 @@ impl Default for TieBreak {
 impl Logic for TieBreak {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, draw_state, s1_stay, s2_stay, s2_count, s3_stay, s3_count, s3_draw, s4_stay, s4_pick,
-            s5_stay, s5_group, s5_rank, s6_stay, s6_picked);
+        dff_setup!(self, clock, draw_state, s3_count, s4_count, s4_draw, s5_count, s5_product_low, s5_product_high,
+            s6_count, s6_pick, s8_group, s8_offset, s9_picked);
         for i in 0..LATENCY {
             self.reselect_q[i].clock.next = self.clock.val();
             self.keep_slot_q[i].clock.next = self.clock.val();
             self.slot_valid_q[i].clock.next = self.clock.val();
             self.slot_member_q[i].clock.next = self.clock.val();
+            self.stay_q[i].clock.next = self.clock.val();
         }
         self.reselect_q[0].d.next = self.reselect.val();
         self.keep_slot_q[0].d.next = self.keep_slot.val();
@@ -213,25 +262,71 @@ impl Logic for TieBreak {
             self.keep_slot_q[i].d.next = self.keep_slot_q[i - 1].q.val();
             self.slot_valid_q[i].d.next = self.slot_valid_q[i - 1].q.val();
             self.slot_member_q[i].d.next = self.slot_member_q[i - 1].q.val();
+            self.stay_q[i].d.next = self.stay_q[i - 1].q.val();
         }
         for k in 0..MEMBERS {
             self.s1_tie[k].clock.next = self.clock.val();
             self.s2_tie[k].clock.next = self.clock.val();
             self.s3_tie[k].clock.next = self.clock.val();
             self.s4_tie[k].clock.next = self.clock.val();
+            self.s5_tie[k].clock.next = self.clock.val();
+            self.s6_tie[k].clock.next = self.clock.val();
+            self.s7_tie[k].clock.next = self.clock.val();
+            self.s2_rank[k].clock.next = self.clock.val();
+            self.s3_rank[k].clock.next = self.clock.val();
+            self.s4_rank[k].clock.next = self.clock.val();
+            self.s5_rank[k].clock.next = self.clock.val();
+            self.s6_rank[k].clock.next = self.clock.val();
+            self.s7_rank[k].clock.next = self.clock.val();
             self.s1_tie[k].d.next = self.tie_mask[k].val();
             self.s2_tie[k].d.next = self.s1_tie[k].q.val();
             self.s3_tie[k].d.next = self.s2_tie[k].q.val();
             self.s4_tie[k].d.next = self.s3_tie[k].q.val();
-            self.s2_rank[k].clock.next = self.clock.val();
-            self.s3_rank[k].clock.next = self.clock.val();
-            self.s4_rank[k].clock.next = self.clock.val();
+            self.s5_tie[k].d.next = self.s4_tie[k].q.val();
+            self.s6_tie[k].d.next = self.s5_tie[k].q.val();
+            self.s7_tie[k].d.next = self.s6_tie[k].q.val();
             self.s3_rank[k].d.next = self.s2_rank[k].q.val();
             self.s4_rank[k].d.next = self.s3_rank[k].q.val();
+            self.s5_rank[k].d.next = self.s4_rank[k].q.val();
+            self.s6_rank[k].d.next = self.s5_rank[k].q.val();
+            self.s7_rank[k].d.next = self.s6_rank[k].q.val();
+        }
+        // stage 0 -> 1: is the slot's member tied? set bits per group
+        self.slot_member_tied.next = false;
+        for k in 0..MEMBERS {
+            if self.slot_member.val() == k.to_bits::<6>() {
+                self.slot_member_tied.next = self.tie_mask[k].val();
+            }
+        }
+        self.stay_q[0].d.next = self.slot_valid.val() & self.slot_member_tied.val();
+        // the counts as a tree: pairs, quads, groups (adders in a chain
+        // would map to one carry chain after another)
+        for j in 0..PAIRS {
+            self.s1_pair_count[j].clock.next = self.clock.val();
+            self.pair_count[j].next = 0.into();
+            self.pair_count_wide[j].next = 0.into();
+            if self.tie_mask[2 * j].val() & self.tie_mask[2 * j + 1].val() {
+                self.pair_count[j].next = 2.into();
+                self.pair_count_wide[j].next = 2.into();
+            } else if self.tie_mask[2 * j].val() | self.tie_mask[2 * j + 1].val() {
+                self.pair_count[j].next = 1.into();
+                self.pair_count_wide[j].next = 1.into();
+            }
+            self.s1_pair_count[j].d.next = self.pair_count[j].val();
+        }
+        for i in 0..QUADS {
+            self.quad_count[i].next = self.pair_count[2 * i].val() + self.pair_count[2 * i + 1].val();
+            self.quad_count_wide[i].next = self.pair_count_wide[2 * i].val() + self.pair_count_wide[2 * i + 1].val();
+        }
+        for g in 0..GROUPS {
+            self.s1_group_count[g].clock.next = self.clock.val();
+            self.s1_first_quad[g].clock.next = self.clock.val();
+            self.group_sum[g].next = self.quad_count_wide[2 * g].val() + self.quad_count_wide[2 * g + 1].val();
+            self.s1_group_count[g].d.next = self.group_sum[g].val();
+            self.s1_first_quad[g].d.next = self.quad_count[2 * g].val();
         }
         // stage 1 -> 2: ranks within each group, so the last stage only
-        // compares; from the pair and quad counts, at most three adds deep
-        // (a chain of seven increments was the block's critical path)
+        // compares; from the pair and quad counts, at most two adds deep
         for g in 0..GROUPS {
             self.rank_below[8 * g].next = 0.into();
             self.rank_below[8 * g + 1].next = 0.into();
@@ -260,70 +355,38 @@ impl Logic for TieBreak {
         for k in 0..MEMBERS {
             self.s2_rank[k].d.next = self.rank_below[k].val();
         }
-        // stage 0 -> 1: is the slot's member tied? set bits per group
-        self.slot_member_tied.next = false;
-        for k in 0..MEMBERS {
-            if self.slot_member.val() == k.to_bits::<6>() {
-                self.slot_member_tied.next = self.tie_mask[k].val();
-            }
-        }
-        self.s1_stay.d.next = self.slot_valid.val() & self.slot_member_tied.val();
-        // the counts as a tree: pairs, quads, groups (adders in a chain
-        // would map to one carry chain after another)
-        for j in 0..PAIRS {
-            self.s1_pair_count[j].clock.next = self.clock.val();
-            self.pair_count[j].next = 0.into();
-            self.pair_count_wide[j].next = 0.into();
-            if self.tie_mask[2 * j].val() & self.tie_mask[2 * j + 1].val() {
-                self.pair_count[j].next = 2.into();
-                self.pair_count_wide[j].next = 2.into();
-            } else if self.tie_mask[2 * j].val() | self.tie_mask[2 * j + 1].val() {
-                self.pair_count[j].next = 1.into();
-                self.pair_count_wide[j].next = 1.into();
-            }
-            self.s1_pair_count[j].d.next = self.pair_count[j].val();
-        }
-        for i in 0..QUADS {
-            self.quad_count[i].next = self.pair_count[2 * i].val() + self.pair_count[2 * i + 1].val();
-            self.quad_count_wide[i].next = self.pair_count_wide[2 * i].val() + self.pair_count_wide[2 * i + 1].val();
-        }
+        // stage 1 -> 2: tied in pairs of groups (one add)
         for g in 0..GROUPS {
-            self.s1_group_count[g].clock.next = self.clock.val();
-            self.s1_first_quad[g].clock.next = self.clock.val();
-            self.group_sum[g].next = self.quad_count_wide[2 * g].val() + self.quad_count_wide[2 * g + 1].val();
-            self.s1_group_count[g].d.next = self.group_sum[g].val();
-            self.s1_first_quad[g].d.next = self.quad_count[2 * g].val();
+            self.s2_group_count[g].clock.next = self.clock.val();
+            self.s2_group_count[g].d.next = self.s1_group_count[g].q.val();
         }
-        // stage 1 -> 2: exclusive prefix sums of the group counts
-        self.s2_stay.d.next = self.s1_stay.q.val();
-        // as a tree, at most three adds deep (a chain of eight was the
-        // block's critical path)
         for i in 0..4 {
-            self.pair_groups[i].next = self.s1_group_count[2 * i].q.val() + self.s1_group_count[2 * i + 1].q.val();
+            self.s2_pair_groups[i].clock.next = self.clock.val();
+            self.s2_pair_groups[i].d.next = self.s1_group_count[2 * i].q.val() + self.s1_group_count[2 * i + 1].q.val();
         }
-        self.half_groups[0].next = self.pair_groups[0].val() + self.pair_groups[1].val();
-        self.half_groups[1].next = self.pair_groups[2].val() + self.pair_groups[3].val();
-        self.running[0].next = 0.into();
-        self.running[1].next = self.s1_group_count[0].q.val();
-        self.running[2].next = self.pair_groups[0].val();
-        self.running[3].next = self.pair_groups[0].val() + self.s1_group_count[2].q.val();
-        self.running[4].next = self.half_groups[0].val();
-        self.running[5].next = self.half_groups[0].val() + self.s1_group_count[4].q.val();
-        self.running[6].next = self.half_groups[0].val() + self.pair_groups[2].val();
-        self.running[7].next = self.running[6].val() + self.s1_group_count[6].q.val();
+        // stage 2 -> 3: exclusive prefix sums of the group counts, at most
+        // two adds deep (a chain of eight was once the block's critical path)
+        self.first_half.next = self.s2_pair_groups[0].q.val() + self.s2_pair_groups[1].q.val();
         for g in 0..GROUPS {
-            self.s2_group_start[g].clock.next = self.clock.val();
-            self.s2_group_start[g].d.next = self.running[g].val();
+            self.s3_group_start[g].clock.next = self.clock.val();
         }
-        self.s2_count.d.next = self.half_groups[0].val() + self.half_groups[1].val();
-        // stage 2 -> 3: the draw, only for a re-selection among several
+        self.s3_group_start[0].d.next = 0.into();
+        self.s3_group_start[1].d.next = self.s2_group_count[0].q.val();
+        self.s3_group_start[2].d.next = self.s2_pair_groups[0].q.val();
+        self.s3_group_start[3].d.next = self.s2_pair_groups[0].q.val() + self.s2_group_count[2].q.val();
+        self.s3_group_start[4].d.next = self.first_half.val();
+        self.s3_group_start[5].d.next = self.first_half.val() + self.s2_group_count[4].q.val();
+        self.s3_group_start[6].d.next = self.first_half.val() + self.s2_pair_groups[2].q.val();
+        self.s3_group_start[7].d.next = self.first_half.val() + (self.s2_pair_groups[2].q.val() + self.s2_group_count[6].q.val());
+        self.s3_count.d.next = self.first_half.val() + (self.s2_pair_groups[2].q.val() + self.s2_pair_groups[3].q.val());
+        // stage 3 -> 4: the draw, only for a re-selection among several
         // The register holds state ^ 0x2545F491, so that its power-up zero
         // is the state a zero seed gives.
         self.state.next = self.draw_state.q.val() ^ self.zero_seed_replacement.val();
         self.stepped.next = self.state.val() ^ (self.state.val() << 13);
         self.stepped.next = self.stepped.val() ^ (self.stepped.val() >> 17);
         self.stepped.next = self.stepped.val() ^ (self.stepped.val() << 5);
-        self.take_draw.next = self.reselect_q[1].q.val() & !self.s2_stay.q.val() & (self.s2_count.q.val() > 1);
+        self.take_draw.next = self.reselect_q[2].q.val() & !self.stay_q[2].q.val() & (self.s3_count.q.val() > 1);
         if self.take_draw.val() {
             self.draw_state.d.next = self.stepped.val() ^ self.zero_seed_replacement.val();
         }
@@ -334,63 +397,109 @@ impl Logic for TieBreak {
                 self.draw_state.d.next = self.seed.val() ^ self.zero_seed_replacement.val();
             }
         }
-        self.s3_draw.d.next = self.stepped.val().get_bits::<16>(16);
-        self.s3_stay.d.next = self.s2_stay.q.val();
-        self.s3_count.d.next = self.s2_count.q.val();
-        for g in 0..GROUPS {
-            self.s3_group_start[g].clock.next = self.clock.val();
-            self.s3_group_start[g].d.next = self.s2_group_start[g].q.val();
-        }
-        // stage 3 -> 4: pick = (draw x count) >> 16 (0 when one is tied)
-        self.product.next = self.s3_draw.q.val() * bit_cast::<16, 7>(self.s3_count.q.val());
-        self.s4_pick.d.next = self.product.val().get_bits::<7>(16);
-        self.s4_stay.d.next = self.s3_stay.q.val();
+        self.s4_draw.d.next = self.stepped.val().get_bits::<16>(16);
+        self.s4_count.d.next = self.s3_count.q.val();
         for g in 0..GROUPS {
             self.s4_group_start[g].clock.next = self.clock.val();
             self.s4_group_start[g].d.next = self.s3_group_start[g].q.val();
+            self.s5_group_start[g].clock.next = self.clock.val();
+            self.s5_group_start[g].d.next = self.s4_group_start[g].q.val();
+            self.s6_group_start[g].clock.next = self.clock.val();
+            self.s6_group_start[g].d.next = self.s5_group_start[g].q.val();
         }
-        // stage 4 -> 5: the last group starting at or before the pick
-        self.s5_stay.d.next = self.s4_stay.q.val();
-        self.s5_group.d.next = 0.into();
-        self.s5_rank.d.next = self.s4_pick.q.val();
+        // stage 4 -> 5: draw x count as two sums of shifted draws, each at
+        // most two adds deep
+        for i in 0..7 {
+            self.shifted_draw[i].next = 0.into();
+        }
+        if self.s4_count.q.val().get_bit(0) {
+            self.shifted_draw[0].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val());
+        }
+        if self.s4_count.q.val().get_bit(1) {
+            self.shifted_draw[1].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val()) << 1;
+        }
+        if self.s4_count.q.val().get_bit(2) {
+            self.shifted_draw[2].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val()) << 2;
+        }
+        if self.s4_count.q.val().get_bit(3) {
+            self.shifted_draw[3].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val()) << 3;
+        }
+        if self.s4_count.q.val().get_bit(4) {
+            self.shifted_draw[4].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val()) << 4;
+        }
+        if self.s4_count.q.val().get_bit(5) {
+            self.shifted_draw[5].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val()) << 5;
+        }
+        if self.s4_count.q.val().get_bit(6) {
+            self.shifted_draw[6].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val()) << 6;
+        }
+        self.s5_product_low.d.next = (self.shifted_draw[0].val() + self.shifted_draw[1].val()) + self.shifted_draw[2].val();
+        self.s5_product_high.d.next = (self.shifted_draw[3].val() + self.shifted_draw[4].val())
+            + (self.shifted_draw[5].val() + self.shifted_draw[6].val());
+        self.s5_count.d.next = self.s4_count.q.val();
+        // stage 5 -> 6: pick = (draw x count) >> 16 (0 when one is tied)
+        self.product.next = self.s5_product_low.q.val() + self.s5_product_high.q.val();
+        self.s6_pick.d.next = self.product.val().get_bits::<7>(16);
+        self.s6_count.d.next = self.s5_count.q.val();
+        // stage 6 -> 7: the group holding the pick, start <= pick < end (one
+        // group at most: the empty ones start where they end), and the
+        // pick's offset from each group's start
+        for g in 0..7 {
+            self.group_end[g].next = self.s6_group_start[g + 1].q.val();
+        }
+        self.group_end[7].next = self.s6_count.q.val();
+        for g in 0..GROUPS {
+            self.s7_holds_pick[g].clock.next = self.clock.val();
+            self.s7_offset[g].clock.next = self.clock.val();
+            self.s7_holds_pick[g].d.next = (self.s6_group_start[g].q.val() <= self.s6_pick.q.val())
+                & (self.s6_pick.q.val() < self.group_end[g].val());
+            self.s7_offset[g].d.next = self.s6_pick.q.val() - self.s6_group_start[g].q.val();
+        }
+        // stage 7 -> 8: that group's bits, ranks and offset, OR-ed over the
+        // one-hot (no group: group 0, no bit set, member 0)
+        self.held_group.next = 0.into();
+        self.held_offset.next = 0.into();
         for b in 0..GROUP {
-            self.s5_group_bits[b].clock.next = self.clock.val();
-            self.s5_group_bits[b].d.next = self.s4_tie[b].q.val();
-            self.s5_group_ranks[b].clock.next = self.clock.val();
-            self.s5_group_ranks[b].d.next = self.s4_rank[b].q.val();
+            self.held_bits[b].next = false;
+            self.held_ranks[b].next = 0.into();
         }
-        for g in 1..GROUPS {
-            if (self.s4_group_start[g].q.val() <= self.s4_pick.q.val()) & (self.s4_tie[8 * g].q.val()
-                | self.s4_tie[8 * g + 1].q.val() | self.s4_tie[8 * g + 2].q.val() | self.s4_tie[8 * g + 3].q.val()
-                | self.s4_tie[8 * g + 4].q.val() | self.s4_tie[8 * g + 5].q.val() | self.s4_tie[8 * g + 6].q.val()
-                | self.s4_tie[8 * g + 7].q.val())
-            {
-                self.s5_group.d.next = g.to_bits::<3>();
-                self.s5_rank.d.next = self.s4_pick.q.val() - self.s4_group_start[g].q.val();
+        for g in 0..GROUPS {
+            if self.s7_holds_pick[g].q.val() {
+                self.held_group.next = self.held_group.val() | g.to_bits::<3>();
+                self.held_offset.next = self.held_offset.val() | self.s7_offset[g].q.val();
                 for b in 0..GROUP {
-                    self.s5_group_bits[b].d.next = self.s4_tie[8 * g + b].q.val();
-                    self.s5_group_ranks[b].d.next = self.s4_rank[8 * g + b].q.val();
+                    self.held_bits[b].next = self.held_bits[b].val() | self.s7_tie[8 * g + b].q.val();
+                    self.held_ranks[b].next = self.held_ranks[b].val() | self.s7_rank[8 * g + b].q.val();
                 }
             }
         }
-        // stage 5 -> 6: the set bit of that rank in the group
-        self.s6_stay.d.next = self.s5_stay.q.val();
-        self.s6_picked.d.next = bit_cast::<6, 3>(self.s5_group.q.val()) << 3;
+        self.s8_group.d.next = self.held_group.val();
+        self.s8_offset.d.next = self.held_offset.val();
         for b in 0..GROUP {
-            if self.s5_group_bits[b].q.val() & (self.s5_group_ranks[b].q.val() == self.s5_rank.q.val().get_bits::<3>(0)) {
-                self.s6_picked.d.next = (bit_cast::<6, 3>(self.s5_group.q.val()) << 3) | b.to_bits::<6>();
+            self.s8_group_bits[b].clock.next = self.clock.val();
+            self.s8_group_ranks[b].clock.next = self.clock.val();
+            self.s8_group_bits[b].d.next = self.held_bits[b].val();
+            self.s8_group_ranks[b].d.next = self.held_ranks[b].val();
+        }
+        // stage 8 -> 9: the set bit of that rank in the group
+        self.offset_in_group.next = self.s8_offset.q.val().get_bits::<3>(0);
+        self.bit_in_group.next = 0.into();
+        for b in 0..GROUP {
+            if self.s8_group_bits[b].q.val() & (self.s8_group_ranks[b].q.val() == self.offset_in_group.val()) {
+                self.bit_in_group.next = self.bit_in_group.val() | b.to_bits::<3>();
             }
         }
-        // cycle 6: the answer
+        self.s9_picked.d.next = (bit_cast::<6, 3>(self.s8_group.q.val()) << 3) | bit_cast::<6, 3>(self.bit_in_group.val());
+        // cycle 9: the answer
         if self.use_hash.val() {
             self.chosen.next = self.hash_member.val();
-        } else if self.keep_slot_q[5].q.val() | self.s6_stay.q.val() {
-            self.chosen.next = self.slot_member_q[5].q.val();
+        } else if self.keep_slot_q[8].q.val() | self.stay_q[8].q.val() {
+            self.chosen.next = self.slot_member_q[8].q.val();
         } else {
-            self.chosen.next = self.s6_picked.q.val();
+            self.chosen.next = self.s9_picked.q.val();
         }
         self.member.next = self.chosen.val();
-        self.moved.next = !self.use_hash.val() & self.reselect_q[5].q.val() & self.slot_valid_q[5].q.val()
-            & (self.chosen.val() != self.slot_member_q[5].q.val());
+        self.moved.next = !self.use_hash.val() & self.reselect_q[8].q.val() & self.slot_valid_q[8].q.val()
+            & (self.chosen.val() != self.slot_member_q[8].q.val());
     }
 }

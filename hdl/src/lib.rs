@@ -19,7 +19,7 @@
 //! * [`forwarding_ram::ForwardingRam`]: a counter table whose reads include
 //!   the write of the same cycle;
 //!   [`registered_forwarding_ram::RegisteredForwardingRam`] the same through
-//!   the RAM's output register (two forwarding registers).
+//!   a register on the RAM's output (two forwarding registers).
 
 pub mod buffer_manager;
 pub mod build_checks;

@@ -11,8 +11,9 @@
 //!   every write of cycles up to x + 1 in it
 //!
 //! Latency 2 cycles; one write and one read per cycle. The RAM reads first
-//! at the end of cycle x, its output is registered at the end of x + 1 (the
-//! DP16KD's own output register), so the writes at the ends of x and x + 1
+//! at the end of cycle x, its output is registered at the end of x + 1 (a
+//! fabric register: Yosys never sets the DP16KD's `REGMODE` to `OUTREG`),
+//! so the writes at the ends of x and x + 1
 //! are missed: the leaf keeps both (`forward_older`, `forward_newer`) and
 //! answers with the newer one whose address matches.
 //!

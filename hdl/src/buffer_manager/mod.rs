@@ -50,7 +50,7 @@
 //! the same counters. The stages: I registers the inputs; C1 classifies,
 //! reads the counter RAMs and starts the egress limits of every way the two
 //! events ahead can turn out ([`limit_lookahead`]); C2 registers the RAMs'
-//! data (their output registers) and finishes those limits; D forwards the
+//! data (a register on each RAM's output) and finishes those limits; D forwards the
 //! two writes the reads missed (`crate::registered_forwarding_ram`),
 //! decides and writes; the result follows. Everything after I is
 //! the inputs delayed by two cycles (reset, configuration, query and time
@@ -218,7 +218,7 @@ pub struct BufferManager<const A: usize> {
     pool_bytes: [DFF<Bits<32>>; 8],
     pool_egress_bytes: [DFF<Bits<32>>; 8],
     // per (port, pool) and per port counters, read two cycles ahead of the
-    // decision through the block RAMs' output registers; copies written
+    // decision, registered after the block RAMs; copies written
     // with them serve pool 1 of the same ports (trimming), the sweep
     // (xoff) and the query channel (port)
     ingress_ram: RegisteredForwardingRam<Bits<32>, A>,

@@ -22,9 +22,10 @@
 //!
 //! Storage: `meta_ram` (valid, member, time bits 49..25) and `time_ram`
 //! (time bits 24..0), not initialised: the sweep clears them. Their data
-//! is registered as it leaves them (the DP16KD's own output register), so
-//! the age check starts from a register, not from the RAM's 5.6 ns
-//! clock-to-out. The high half's difference is computed with and without
+//! is registered as it leaves them, so the age check starts from a
+//! register, not from the RAM's 5.6 ns clock-to-out (the register is in
+//! the fabric: Yosys never uses the DP16KD's own, and its read-first
+//! emulation puts a bypass mux in front of it). The high half's difference is computed with and without
 //! the low half's borrow side by side, and the borrow picks one.
 //!
 //! ```text
@@ -184,7 +185,7 @@ impl<const T: usize> Logic for SlotTable<T> {
         self.time_ram.read_address.next = self.read_address.val();
         self.s2_now_low.d.next = self.now_ns_low.val();
         self.s2_now_high.d.next = self.now_ns_high.val();
-        // cycle 2: the RAMs answer, into their output registers
+        // cycle 2: the RAMs answer, into registers
         self.s3_meta.d.next = self.meta_ram.read_data.val();
         self.s3_time_low.d.next = self.time_ram.read_data.val();
         self.s3_now_low.d.next = self.s2_now_low.q.val();

@@ -50,13 +50,16 @@
 //! Fmax and size (16 ports, 4 tables, LFE5U-85F, out of context, seed 1,
 //! Yosys 0.23, nextpnr-ecp5 0.11): 140.6 MHz at speed 8, 103.3 MHz at
 //! speed 6; 8,125 LUT4, 13,562 FF, 81 DP16KD, no MULT18X18D, 1,521 CCU2C,
-//! 640 TRELLIS_DPR16X4. The limit is now the block RAMs themselves: the
-//! twelve slowest registers are all RAM outputs (the set table's member
-//! ports and size, the slot and set-map RAMs) or a RAM's write inputs,
-//! about 7 ns after the edge. Yosys maps every DP16KD with `REGMODE`
-//! `NOREG` (0.23, and its current Lattice library), so the RAM's own
-//! output register never hides its 5.6 ns clock-to-out, and a RAM read
-//! and written on one clock gets a collision bypass mux after its output.
+//! 640 TRELLIS_DPR16X4; at 128 ports 124.0 and 90.3 MHz, 13,787 LUT4,
+//! 11,854 FF, 145 DP16KD, 1,024 TRELLIS_DPR16X4. The limit is now the
+//! block RAMs themselves: at 16 ports the twelve slowest registers are
+//! all RAM outputs (the set table's member ports and size, the slot and
+//! set-map RAMs) or a RAM's write inputs, about 7 ns after the edge.
+//! Yosys maps every DP16KD with `REGMODE` `NOREG` (0.23, and its current
+//! Lattice library), so the RAM's own output register never hides its
+//! 5.6 ns clock-to-out, and it emulates rust_hdl's read-first RAM with
+//! writes delayed a cycle and a bypass mux after the output (README,
+//! "Block RAM in the open flow").
 //! Earlier limits, each now a register, a tree or a stage: the slot RAM's
 //! output into the age check (91.1 MHz), the tie break's chained counts
 //! (95.9, 93.4 MHz), the set size RAM's output into hash mod size (105.8

@@ -19,6 +19,7 @@
 
 use crate::cosim::{Harness, Stepper};
 use crate::switch_datapath_bench::{outputs, register_image, set_writes, SwitchDatapathBench};
+pub use crate::verilator::Until;
 use crate::verilator::{VerilatedModel, VerilatedSession};
 use hdl::switch_datapath::{arrival_cycles, longest_arrival_cycles, ConfigBlock, EventKind, BUFFER_EVENT_CYCLES, TX_START_CYCLES};
 use reference::buffer_manager::{ChargedTo, DropReason, PfcFrame, Tag};
@@ -31,9 +32,10 @@ use std::collections::HashMap;
 
 /// Runs windows of cycles and reports the cycles with something to say.
 pub trait CycleRunner {
-    /// Runs `window`; returns (cycle within the window, outputs) of the
+    /// Runs `window`, then its last cycle again as `until` asks (see
+    /// [`Until`]); returns (cycle from the window's start, outputs) of the
     /// cycles in which `result_valid` or `resend_valid` is set.
-    fn run(&mut self, window: &[Vec<u64>]) -> Result<Vec<(usize, Vec<u64>)>, String>;
+    fn run(&mut self, window: &[Vec<u64>], until: Option<Until>) -> Result<Vec<(usize, Vec<u64>)>, String>;
 }
 
 const WATCHED: [usize; 2] = [outputs::result_valid, outputs::resend_valid];
@@ -48,12 +50,25 @@ impl<H: Harness> StepperRunner<H> {
 }
 
 impl<H: Harness> CycleRunner for StepperRunner<H> {
-    fn run(&mut self, window: &[Vec<u64>]) -> Result<Vec<(usize, Vec<u64>)>, String> {
+    fn run(&mut self, window: &[Vec<u64>], until: Option<Until>) -> Result<Vec<(usize, Vec<u64>)>, String> {
         let mut seen = Vec::new();
-        for (k, inputs) in window.iter().enumerate() {
+        let mut fired = false;
+        let mut step = |k: usize, inputs: &[u64], seen: &mut Vec<(usize, Vec<u64>)>| {
             let out = self.0.step(inputs);
+            let now_fired = until.is_some_and(|u| out[u.output] != 0);
             if WATCHED.iter().any(|&i| out[i] != 0) {
                 seen.push((k, out));
+            }
+            now_fired
+        };
+        for (k, inputs) in window.iter().enumerate() {
+            fired |= step(k, inputs, &mut seen);
+        }
+        if let (Some(u), Some(last)) = (until, window.last()) {
+            let mut k = window.len();
+            while !fired && k < window.len() + u.more_cycles {
+                fired = step(k, last, &mut seen);
+                k += 1;
             }
         }
         Ok(seen)
@@ -73,8 +88,8 @@ impl SessionRunner {
 }
 
 impl CycleRunner for SessionRunner {
-    fn run(&mut self, window: &[Vec<u64>]) -> Result<Vec<(usize, Vec<u64>)>, String> {
-        self.0.run(window, &WATCHED)
+    fn run(&mut self, window: &[Vec<u64>], until: Option<Until>) -> Result<Vec<(usize, Vec<u64>)>, String> {
+        self.0.run(window, &WATCHED, until)
     }
 }
 
@@ -123,9 +138,6 @@ pub struct DatapathReplayer<R: CycleRunner> {
     resends: Vec<PfcFrame>,
 }
 
-/// Cycles run at a time while an arrival's result is awaited.
-const ARRIVAL_STEP: usize = 8;
-
 /// Equal-cost sets the datapath holds (its `ev_set` is 8 bits).
 pub const DATAPATH_SETS: usize = 256;
 
@@ -138,7 +150,7 @@ impl<R: CycleRunner> DatapathReplayer<R> {
         while window.len() < sweep {
             window.push(idle(0));
         }
-        runner.run(&window)?;
+        runner.run(&window, None)?;
         Ok(DatapathReplayer {
             runner,
             ledger: Ledger::default(),
@@ -216,15 +228,12 @@ impl<R: CycleRunner> DatapathReplayer<R> {
         for _ in 1..cycles {
             window.push(idle(now));
         }
-        let mut seen = self.runner.run(&window)?;
-        // An arrival's refresh takes as many cycles as ports changed: run on
-        // in short windows until the result, and no longer than the longest.
-        let mut ran = cycles;
-        while !seen.iter().any(|(_, out)| out[outputs::result_valid] != 0) && ran < longest_arrival_cycles(self.port_bits) {
-            let more = vec![idle(now); ARRIVAL_STEP];
-            seen.extend(self.runner.run(&more)?);
-            ran += ARRIVAL_STEP;
-        }
+        // An arrival's refresh takes as many cycles as ports changed: its
+        // last idle cycle runs on until the result, and no longer than the
+        // longest arrival.
+        let until = matches!(event, Event::Arrive { .. })
+            .then(|| Until { output: outputs::result_valid, more_cycles: longest_arrival_cycles(self.port_bits) - cycles });
+        let seen = self.runner.run(&window, until)?;
         let mut result = None;
         for (_, out) in &seen {
             if out[outputs::resend_valid] != 0 {

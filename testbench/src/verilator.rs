@@ -104,22 +104,31 @@ int main(int argc, char** argv) {
     int status = 0;
     // Record mode (a session): no comparison; a cycle's outputs are printed
     // when an output its care mask names is non-zero, and the care mask's
-    // top bit marks the end of a window (printed, then flushed).
+    // top bit marks the end of a window (printed, then flushed). In the
+    // window's last record an expected-output slot n > 0 means "until
+    // output i": unless output i was non-zero in the window, the record is
+    // run again, up to n more cycles, until it is (one pipe round trip per
+    // event instead of one per guess at its length).
     const bool record_mode = getenv("SSWITCH_DRIVER_RECORD") != nullptr;
     const int sync_bit = (int)(sizeof(word) * 8 - 1);
+    uint64_t fired = 0;
     while (fread(record, sizeof record, 1, stdin) == 1) {
-        drive(m, record);
-        m->clock = 0;
-        m->eval();
-        if (vcd) vcd->dump(cycle * 2 * half_period_ps);
-        m->clock = 1;
-        m->eval();
-        if (vcd) vcd->dump(cycle * 2 * half_period_ps + half_period_ps);
-        observe(m, actual);
         const word care = record[N_IN + N_OUT];
-        if (record_mode) {
+        const bool last = record_mode && ((care >> sync_bit) & 1);
+        uint64_t more = 0;
+        for (int repeat = 0;; repeat++) {
+            drive(m, record);
+            m->clock = 0;
+            m->eval();
+            if (vcd) vcd->dump(cycle * 2 * half_period_ps);
+            m->clock = 1;
+            m->eval();
+            if (vcd) vcd->dump(cycle * 2 * half_period_ps + half_period_ps);
+            observe(m, actual);
+            if (!record_mode) break;
             word watched = 0;
             for (int i = 0; i < N_OUT && i < sync_bit; i++) {
+                if (actual[i] != 0) fired |= 1ULL << i;
                 if (((care >> i) & 1) && actual[i] != 0) watched = 1;
             }
             if (watched) {
@@ -127,11 +136,27 @@ int main(int argc, char** argv) {
                 for (int i = 0; i < N_OUT; i++) printf(" %llx", (unsigned long long)actual[i]);
                 printf("\n");
             }
-            if ((care >> sync_bit) & 1) {
-                printf("SYNC %llu\n", (unsigned long long)cycle);
-                fflush(stdout);
-            }
             cycle++;
+            if (!last) break;
+            if (repeat == 0) {
+                for (int i = 0; i < N_OUT; i++) {
+                    if (record[N_IN + i] != 0 && !((fired >> i) & 1)) more = (uint64_t)record[N_IN + i];
+                }
+            } else {
+                bool done = false;
+                for (int i = 0; i < N_OUT; i++) {
+                    if (record[N_IN + i] != 0 && actual[i] != 0) done = true;
+                }
+                if (done) more = 0; else more--;
+            }
+            if (more == 0) break;
+        }
+        if (record_mode) {
+            if (last) {
+                printf("SYNC %llu\n", (unsigned long long)(cycle - 1));
+                fflush(stdout);
+                fired = 0;
+            }
             continue;
         }
         for (int i = 0; i < N_OUT; i++) {
@@ -390,6 +415,14 @@ pub struct VerilatedSession {
     outputs: usize,
 }
 
+/// Run a window's last cycle again, up to `more_cycles` times, until
+/// output `output` is non-zero (unless it already was in the window).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Until {
+    pub output: usize,
+    pub more_cycles: usize,
+}
+
 impl VerilatedSession {
     /// Starts `model`, built for harness `H`.
     pub fn start<H: Harness>(model: &VerilatedModel) -> Result<VerilatedSession, String> {
@@ -415,27 +448,36 @@ impl VerilatedSession {
         })
     }
 
-    /// Runs `window` (each cycle's inputs); returns (cycle within the
-    /// window, outputs) for the cycles in which an output of `watch` is
-    /// non-zero.
-    pub fn run(&mut self, window: &[Vec<u64>], watch: &[usize]) -> Result<Vec<(usize, Vec<u64>)>, String> {
+    /// Runs `window` (each cycle's inputs), then its last cycle's inputs
+    /// again as `until` asks; returns (cycle from the window's start,
+    /// outputs) for the cycles in which an output of `watch` is non-zero.
+    pub fn run(&mut self, window: &[Vec<u64>], watch: &[usize], until: Option<Until>) -> Result<Vec<(usize, Vec<u64>)>, String> {
+        if window.is_empty() {
+            return Ok(Vec::new());
+        }
+        if let Some(u) = until {
+            if u.output >= self.outputs || u.output >= self.word_bytes * 8 - 1 || u.more_cycles as u64 > mask(self.word_bytes * 8) {
+                return Err(format!("run until output {} for up to {} cycles: not a session output or too many cycles", u.output, u.more_cycles));
+            }
+        }
         let watched = watch.iter().fold(0u64, |m, &i| m | 1 << i);
         let sync = 1u64 << (self.word_bytes * 8 - 1);
         let mut bytes = Vec::with_capacity(window.len() * (self.inputs.len() + self.outputs + 1) * self.word_bytes);
         for (k, inputs) in window.iter().enumerate() {
+            let last = k + 1 == window.len();
             let mut put = |v: u64| bytes.extend_from_slice(&v.to_le_bytes()[..self.word_bytes]);
             for (width, v) in self.inputs.iter().zip(inputs) {
                 put(v & mask(*width));
             }
-            for _ in 0..self.outputs {
-                put(0);
+            for o in 0..self.outputs {
+                let budget = until.filter(|u| last && u.output == o).map_or(0, |u| u.more_cycles as u64);
+                put(budget);
             }
-            put(watched | if k + 1 == window.len() { sync } else { 0 });
+            put(watched | if last { sync } else { 0 });
         }
         let lost = |e: std::io::Error| format!("the Verilator model stopped: {e}");
         self.to_model.write_all(&bytes).and_then(|_| self.to_model.flush()).map_err(lost)?;
         let start = self.cycle;
-        self.cycle += window.len() as u64;
         let mut seen = Vec::new();
         let mut line = String::new();
         loop {
@@ -445,7 +487,11 @@ impl VerilatedSession {
             }
             let mut words = line.split_whitespace();
             match words.next() {
-                Some("SYNC") => return Ok(seen),
+                Some("SYNC") => {
+                    let last: u64 = words.next().and_then(|c| c.parse().ok()).ok_or_else(|| format!("a malformed model line: {line:?}"))?;
+                    self.cycle = last + 1;
+                    return Ok(seen);
+                }
                 Some("OUT") => {
                     let cycle: u64 = words.next().and_then(|c| c.parse().ok()).ok_or_else(|| format!("a malformed model line: {line:?}"))?;
                     let values: Result<Vec<u64>, _> = words.map(|w| u64::from_str_radix(w, 16)).collect();

@@ -95,7 +95,7 @@ fn synth_routes_the_ecmp_hash_at_200_mhz_or_more() {
 /// never regresses unseen: each must reach at least what it reached when
 /// last measured (README, "Place and route"), with seed 1 and the pinned
 /// tools. The floors rise as the blocks are pipelined.
-fn routes_no_slower_than(block: &str, extra: &[&str], floor_mhz: f64) {
+fn routes_no_slower_than(block: &str, extra: &[&str], floor_mhz: f64) -> serde_json::Value {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("synth_{block}"));
     let mut args = vec!["synth", "--block", block, "--ports", "16", "--device", "ecp5-85k", "--speed", "8", "--seed", "1", "--json", "-o", dir.to_str().unwrap()];
     args.extend_from_slice(extra);
@@ -105,6 +105,7 @@ fn routes_no_slower_than(block: &str, extra: &[&str], floor_mhz: f64) {
     let fmax = report["fmax_mhz"].as_f64().unwrap();
     assert!(fmax >= floor_mhz, "{block} routes at {fmax:.2} MHz at speed 8, below its last {floor_mhz} MHz: {report}");
     assert!(report["cells"]["DP16KD"].as_u64().unwrap() >= 1, "{block} keeps its counters in block RAM: {report}");
+    report
 }
 
 #[test]
@@ -117,9 +118,14 @@ fn synth_routes_the_buffer_manager_no_slower_than_last_measured() {
     routes_no_slower_than("buffer-manager", &[], 58.0);
 }
 
+/// Also checks the flow's block-RAM step: the flowlet table's
+/// output-registered RAMs get their data register inside the DP16KD.
 #[test]
 fn synth_routes_the_flowlet_table_no_slower_than_last_measured() {
-    routes_no_slower_than("flowlet-table", &["--tables", "4"], 140.0);
+    let report = routes_no_slower_than("flowlet-table", &["--tables", "4"], 144.0);
+    let moved = &report["ram_output_registers"];
+    assert!(moved["ram_ports"].as_u64().unwrap() >= 70 && moved["flip_flops"].as_u64().unwrap() >= 300,
+        "the set, map and slot RAMs' data registers go into their DP16KDs: {moved}");
 }
 
 #[test]

@@ -20,13 +20,18 @@
 //!   the write of the same cycle;
 //!   [`registered_forwarding_ram::RegisteredForwardingRam`] the same through
 //!   a register on the RAM's output (two forwarding registers).
+//! * [`output_registered_ram::OutputRegisteredRam`]: a read-first RAM read
+//!   through a register that the ECP5 flow moves into the block RAM, on a
+//!   [`collision_free_ram::CollisionFreeRam`] (no read-first emulation).
 
 pub mod buffer_manager;
 pub mod build_checks;
+pub mod collision_free_ram;
 pub mod crc_matrix;
 pub mod ecmp_hash;
 pub mod ecn_marker;
 pub mod flowlet_table;
+pub mod output_registered_ram;
 pub mod forwarding_ram;
 pub mod registered_forwarding_ram;
 pub mod set_member;

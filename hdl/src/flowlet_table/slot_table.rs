@@ -9,7 +9,7 @@
 //! * sweep: `ready` (low while the sweep clears slot `sweep_address`, one
 //!   per cycle, 2^T cycles after power-up or reset)
 //! * read: `read_address` and `now_ns_low`/`now_ns_high` in cycle 1 ->
-//!   `slot_valid`, `slot_member` (6 bits), `expired` in cycle 5 ([`ANSWER`])
+//!   `slot_valid`, `slot_member` (6 bits), `expired` in cycle 6 ([`ANSWER`])
 //! * gap: `gap_ns` (32 bits, ns), a register
 //! * commit: `commit_valid`, `commit_address`, `commit_member`,
 //!   `commit_ns_low`/`commit_ns_high` in cycle c; written at the end of
@@ -21,24 +21,26 @@
 //! `now >= last` (time is 50 bits of ns, kept as two 25-bit halves).
 //!
 //! Storage: `meta_ram` (valid, member, time bits 49..25) and `time_ram`
-//! (time bits 24..0), not initialised: the sweep clears them. Their data
-//! is registered as it leaves them, so the age check starts from a
-//! register, not from the RAM's 5.6 ns clock-to-out (the register is in
-//! the fabric: Yosys never uses the DP16KD's own, and its read-first
-//! emulation puts a bypass mux in front of it). The high half's difference is computed with and without
-//! the low half's borrow side by side, and the borrow picks one.
+//! (time bits 24..0), not initialised: the sweep clears them. Both are
+//! [`OutputRegisteredRam`]s: their data leaves the RAM's own register
+//! (moved into the DP16KD by `sswitch synth`), passes the leaf's
+//! read-first forwarding and is registered again in the fabric (`s4_*`)
+//! before the age check, which would otherwise start with the route out
+//! of the block RAM column (2.8 ns on the LFE5U-85F). The high half's
+//! difference is computed with and without the low half's borrow side by
+//! side, and the borrow picks one.
 //!
 //! ```text
-//!  read_address ─► meta_ram, time_ram ─► [register] ─► now - last (halves) ─► >= gap? ─► expired
+//!  read_address ─► meta_ram, time_ram (output registered) ─► [s4] ─► now - last (halves) ─►[s5]─► >= gap? ─►[s6] expired
 //!  commit ─► [3 cycles] ─► write ◄── sweep (zeros) while !ready
 //! ```
 
 use rust_hdl::prelude::*;
-use rust_hdl::widgets::prelude::RAM;
+use crate::output_registered_ram::OutputRegisteredRam;
 
 /// Cycle (counted from the read's cycle 0, so `read_address` is given in 1)
 /// at which `slot_valid`, `slot_member` and `expired` answer.
-pub const ANSWER: usize = 5;
+pub const ANSWER: usize = 6;
 
 /// Bits of each half of a time in ns (50 bits cover 10^15 ns).
 pub const TIME_HALF_BITS: usize = 25;
@@ -74,8 +76,8 @@ pub struct SlotTable<const T: usize> {
     pub commit_member: Signal<In, Bits<6>>,
     pub commit_ns_low: Signal<In, Bits<TIME_HALF_BITS>>,
     pub commit_ns_high: Signal<In, Bits<TIME_HALF_BITS>>,
-    meta_ram: RAM<Bits<32>, T>,
-    time_ram: RAM<Bits<TIME_HALF_BITS>, T>,
+    meta_ram: OutputRegisteredRam<Bits<32>, T>,
+    time_ram: OutputRegisteredRam<Bits<TIME_HALF_BITS>, T>,
     // the sweep
     swept: DFF<Bit>,
     sweep_next: DFF<Bits<T>>,
@@ -98,21 +100,27 @@ pub struct SlotTable<const T: usize> {
     // cycle 2: now, while the RAMs answer
     s2_now_low: DFF<Bits<TIME_HALF_BITS>>,
     s2_now_high: DFF<Bits<TIME_HALF_BITS>>,
-    // cycle 3: the RAMs' data, registered
-    s3_meta: DFF<Bits<32>>,
-    s3_time_low: DFF<Bits<TIME_HALF_BITS>>,
+    // cycle 3: the RAMs' data (registered inside them, forwarding included)
+    s3_meta: Signal<Local, Bits<32>>,
+    s3_time_low: Signal<Local, Bits<TIME_HALF_BITS>>,
     s3_now_low: DFF<Bits<TIME_HALF_BITS>>,
     s3_now_high: DFF<Bits<TIME_HALF_BITS>>,
-    // cycle 4: the differences
-    s4_valid: DFF<Bit>,
-    s4_member: DFF<Bits<6>>,
-    s4_not_before: DFF<Bit>,
-    s4_diff_low: DFF<Bits<TIME_HALF_BITS>>,
-    s4_diff_high: DFF<Bits<TIME_HALF_BITS>>,
-    // cycle 5: the answer
+    // cycle 4: the RAMs' data registered again in the fabric (the RAMs'
+    // own registers sit in the block RAM column, far from the age check)
+    s4_meta: DFF<Bits<32>>,
+    s4_time_low: DFF<Bits<TIME_HALF_BITS>>,
+    s4_now_low: DFF<Bits<TIME_HALF_BITS>>,
+    s4_now_high: DFF<Bits<TIME_HALF_BITS>>,
+    // cycle 5: the differences
     s5_valid: DFF<Bit>,
     s5_member: DFF<Bits<6>>,
-    s5_expired: DFF<Bit>,
+    s5_not_before: DFF<Bit>,
+    s5_diff_low: DFF<Bits<TIME_HALF_BITS>>,
+    s5_diff_high: DFF<Bits<TIME_HALF_BITS>>,
+    // cycle 6: the answer
+    s6_valid: DFF<Bit>,
+    s6_member: DFF<Bits<6>>,
+    s6_expired: DFF<Bit>,
     low_difference: Signal<Local, Bits<32>>,
     high_minuend: Signal<Local, Bits<32>>,
     high_minuend_less_one: Signal<Local, Bits<32>>,
@@ -128,12 +136,10 @@ impl<const T: usize> Logic for SlotTable<T> {
     fn update(&mut self) {
         dff_setup!(self, clock, swept, sweep_next, c_valid, c_address, c_member, c_ns_low, c_ns_high,
             cc_valid, cc_address, cc_member, cc_ns_low, cc_ns_high, w_valid, w_address, w_member, w_ns_low, w_ns_high,
-            s2_now_low, s2_now_high, s3_meta, s3_time_low, s3_now_low, s3_now_high,
-            s4_valid, s4_member, s4_not_before, s4_diff_low, s4_diff_high, s5_valid, s5_member, s5_expired);
-        self.meta_ram.read_clock.next = self.clock.val();
-        self.meta_ram.write_clock.next = self.clock.val();
-        self.time_ram.read_clock.next = self.clock.val();
-        self.time_ram.write_clock.next = self.clock.val();
+            s2_now_low, s2_now_high, s3_now_low, s3_now_high, s4_meta, s4_time_low, s4_now_low, s4_now_high,
+            s5_valid, s5_member, s5_not_before, s5_diff_low, s5_diff_high, s6_valid, s6_member, s6_expired);
+        self.meta_ram.clock.next = self.clock.val();
+        self.time_ram.clock.next = self.clock.val();
         // the sweep: one slot per cycle until every slot is clear
         self.ready.next = self.swept.q.val();
         self.sweep_address.next = self.sweep_next.q.val();
@@ -185,41 +191,46 @@ impl<const T: usize> Logic for SlotTable<T> {
         self.time_ram.read_address.next = self.read_address.val();
         self.s2_now_low.d.next = self.now_ns_low.val();
         self.s2_now_high.d.next = self.now_ns_high.val();
-        // cycle 2: the RAMs answer, into registers
-        self.s3_meta.d.next = self.meta_ram.read_data.val();
-        self.s3_time_low.d.next = self.time_ram.read_data.val();
+        // cycle 2: the RAMs answer, into their output registers
+        self.s3_meta.next = self.meta_ram.read_data.val();
+        self.s3_time_low.next = self.time_ram.read_data.val();
         self.s3_now_low.d.next = self.s2_now_low.q.val();
         self.s3_now_high.d.next = self.s2_now_high.q.val();
-        // cycle 3: now - last, the low half's borrow choosing between the
+        // cycle 3: the RAMs' answer (forwarding included) into the fabric
+        self.s4_meta.d.next = self.s3_meta.val();
+        self.s4_time_low.d.next = self.s3_time_low.val();
+        self.s4_now_low.d.next = self.s3_now_low.q.val();
+        self.s4_now_high.d.next = self.s3_now_high.q.val();
+        // cycle 4: now - last, the low half's borrow choosing between the
         // high half's two differences (- last, - last - 1: now + !last)
-        self.low_difference.next = (bit_cast::<32, TIME_HALF_BITS>(self.s3_now_low.q.val()) | (bit_cast::<32, 1>(1.into()) << 25))
-            - bit_cast::<32, TIME_HALF_BITS>(self.s3_time_low.q.val());
-        self.high_minuend.next = (bit_cast::<32, TIME_HALF_BITS>(self.s3_now_high.q.val()) | (bit_cast::<32, 1>(1.into()) << 25))
-            - bit_cast::<32, TIME_HALF_BITS>(self.s3_meta.q.val().get_bits::<TIME_HALF_BITS>(0));
+        self.low_difference.next = (bit_cast::<32, TIME_HALF_BITS>(self.s4_now_low.q.val()) | (bit_cast::<32, 1>(1.into()) << 25))
+            - bit_cast::<32, TIME_HALF_BITS>(self.s4_time_low.q.val());
+        self.high_minuend.next = (bit_cast::<32, TIME_HALF_BITS>(self.s4_now_high.q.val()) | (bit_cast::<32, 1>(1.into()) << 25))
+            - bit_cast::<32, TIME_HALF_BITS>(self.s4_meta.q.val().get_bits::<TIME_HALF_BITS>(0));
         // (a signal of its own: Verilog would widen `last` before inverting it)
-        self.last_high_complement.next = !self.s3_meta.q.val().get_bits::<TIME_HALF_BITS>(0);
-        self.high_minuend_less_one.next = bit_cast::<32, TIME_HALF_BITS>(self.s3_now_high.q.val())
+        self.last_high_complement.next = !self.s4_meta.q.val().get_bits::<TIME_HALF_BITS>(0);
+        self.high_minuend_less_one.next = bit_cast::<32, TIME_HALF_BITS>(self.s4_now_high.q.val())
             + bit_cast::<32, TIME_HALF_BITS>(self.last_high_complement.val());
         if self.low_difference.val().get_bit(25) {
             self.high_difference.next = self.high_minuend.val();
         } else {
             self.high_difference.next = self.high_minuend_less_one.val();
         }
-        self.s4_valid.d.next = self.s3_meta.q.val().get_bit(31);
-        self.s4_member.d.next = self.s3_meta.q.val().get_bits::<6>(25);
-        self.s4_not_before.d.next = self.high_difference.val().get_bit(25);
-        self.s4_diff_low.d.next = self.low_difference.val().get_bits::<TIME_HALF_BITS>(0);
-        self.s4_diff_high.d.next = self.high_difference.val().get_bits::<TIME_HALF_BITS>(0);
-        // cycle 4: against the gap
+        self.s5_valid.d.next = self.s4_meta.q.val().get_bit(31);
+        self.s5_member.d.next = self.s4_meta.q.val().get_bits::<6>(25);
+        self.s5_not_before.d.next = self.high_difference.val().get_bit(25);
+        self.s5_diff_low.d.next = self.low_difference.val().get_bits::<TIME_HALF_BITS>(0);
+        self.s5_diff_high.d.next = self.high_difference.val().get_bits::<TIME_HALF_BITS>(0);
+        // cycle 5: against the gap
         self.gap_low.next = self.gap_ns.val().get_bits::<TIME_HALF_BITS>(0);
         self.gap_high.next = bit_cast::<TIME_HALF_BITS, 7>(self.gap_ns.val().get_bits::<7>(25));
-        self.at_least_gap.next = (self.s4_diff_high.q.val() > self.gap_high.val())
-            | ((self.s4_diff_high.q.val() == self.gap_high.val()) & (self.s4_diff_low.q.val() >= self.gap_low.val()));
-        self.s5_valid.d.next = self.s4_valid.q.val();
-        self.s5_member.d.next = self.s4_member.q.val();
-        self.s5_expired.d.next = !self.s4_valid.q.val() | (self.gap_ns.val() == 0) | (self.s4_not_before.q.val() & self.at_least_gap.val());
-        self.slot_valid.next = self.s5_valid.q.val();
-        self.slot_member.next = self.s5_member.q.val();
-        self.expired.next = self.s5_expired.q.val();
+        self.at_least_gap.next = (self.s5_diff_high.q.val() > self.gap_high.val())
+            | ((self.s5_diff_high.q.val() == self.gap_high.val()) & (self.s5_diff_low.q.val() >= self.gap_low.val()));
+        self.s6_valid.d.next = self.s5_valid.q.val();
+        self.s6_member.d.next = self.s5_member.q.val();
+        self.s6_expired.d.next = !self.s5_valid.q.val() | (self.gap_ns.val() == 0) | (self.s5_not_before.q.val() & self.at_least_gap.val());
+        self.slot_valid.next = self.s6_valid.q.val();
+        self.slot_member.next = self.s6_member.q.val();
+        self.expired.next = self.s6_expired.q.val();
     }
 }

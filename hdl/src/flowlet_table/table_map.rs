@@ -11,9 +11,9 @@
 //! * sweep: `sweeping` with `sweep_set` (clear that set's entry)
 //! * configuration: `flowlet_method`, `table_count` (8 bits)
 //! * lookup: `lookup_valid`, `lookup_set` in cycle 0 -> `has_table`,
-//!   `table_index` (7 bits) in cycle 3 ([`ANSWER`]), registered (the RAM's
-//!   entry is registered as it leaves it in cycle 1; the first use is
-//!   decided and written in cycle 2)
+//!   `table_index` (7 bits) in cycle 3 ([`ANSWER`]), registered (the map
+//!   is an [`OutputRegisteredRam`]: its entry comes out of the RAM's own
+//!   register in cycle 2, where the first use is decided and written)
 //!
 //! Hazard: a lookup reads the RAM at the end of its cycle 0 and decides in
 //! cycle 2, so the writes of the two lookups before it are not in what it
@@ -25,14 +25,13 @@
 //! [`TableMap::new`] can leave out either forwarding, for the fault tests.
 //!
 //! ```text
-//!  lookup_set ─► map_ram ─► [reg] ─► (last, else older write if same set) ─► first use? ─► [reg] has_table, table_index
+//!  lookup_set ─► map_ram (output registered) ─► (last, else older write if same set) ─► first use? ─► [reg] has_table, table_index
 //!                   ▲                                                             │
 //!                   └──────────────────────── write (formed) ◄────────────────────┘
 //! ```
 
-use crate::build_checks::zero_ram;
+use crate::output_registered_ram::OutputRegisteredRam;
 use rust_hdl::prelude::*;
-use rust_hdl::widgets::prelude::RAM;
 
 /// Cycle at which `has_table` and `table_index` answer a lookup.
 pub const ANSWER: usize = 3;
@@ -62,13 +61,12 @@ pub struct TableMap<const S: usize> {
     pub lookup_set: Signal<In, Bits<S>>,
     pub has_table: Signal<Out, Bit>,
     pub table_index: Signal<Out, Bits<7>>,
-    map_ram: RAM<Bits<9>, S>,
+    map_ram: OutputRegisteredRam<Bits<9>, S>,
     s1_valid: DFF<Bit>,
     s1_set: DFF<Bits<S>>,
     // cycle 2: the entry read, and whether the writes in flight are its set's
     s2_valid: DFF<Bit>,
     s2_set: DFF<Bits<S>>,
-    s2_ram_entry: DFF<Bits<9>>,
     s2_matches_last: DFF<Bit>,
     s2_matches_older: DFF<Bit>,
     tables_used: DFF<Bits<8>>,
@@ -104,12 +102,11 @@ impl<const S: usize> TableMap<S> {
             lookup_set: Default::default(),
             has_table: Default::default(),
             table_index: Default::default(),
-            map_ram: zero_ram(),
+            map_ram: OutputRegisteredRam::new(true),
             s1_valid: Default::default(),
             s1_set: Default::default(),
             s2_valid: Default::default(),
             s2_set: Default::default(),
-            s2_ram_entry: Default::default(),
             s2_matches_last: Default::default(),
             s2_matches_older: Default::default(),
             tables_used: Default::default(),
@@ -133,11 +130,10 @@ impl<const S: usize> TableMap<S> {
 impl<const S: usize> Logic for TableMap<S> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s1_valid, s1_set, s2_valid, s2_set, s2_ram_entry, s2_matches_last, s2_matches_older,
+        dff_setup!(self, clock, s1_valid, s1_set, s2_valid, s2_set, s2_matches_last, s2_matches_older,
             tables_used, last_write_valid, last_write_set, last_write_entry, older_write_valid, older_write_entry,
             out_has_table, out_table_index);
-        self.map_ram.read_clock.next = self.clock.val();
-        self.map_ram.write_clock.next = self.clock.val();
+        self.map_ram.clock.next = self.clock.val();
         self.map_ram.read_address.next = self.lookup_set.val();
         self.s1_valid.d.next = self.lookup_valid.val() & !self.reset.val();
         self.s1_set.d.next = self.lookup_set.val();
@@ -146,7 +142,6 @@ impl<const S: usize> Logic for TableMap<S> {
         // wrote last cycle)
         self.s2_valid.d.next = self.s1_valid.q.val() & !self.reset.val();
         self.s2_set.d.next = self.s1_set.q.val();
-        self.s2_ram_entry.d.next = self.map_ram.read_data.val();
         self.s2_matches_last.d.next = self.s1_set.q.val() == self.s2_set.q.val();
         self.s2_matches_older.d.next = self.s1_set.q.val() == self.last_write_set.q.val();
         // cycle 2: the entry as of every earlier write
@@ -155,7 +150,7 @@ impl<const S: usize> Logic for TableMap<S> {
         } else if self.forward_older.val() & self.older_write_valid.q.val() & self.s2_matches_older.q.val() {
             self.entry.next = self.older_write_entry.q.val();
         } else {
-            self.entry.next = self.s2_ram_entry.q.val();
+            self.entry.next = self.map_ram.read_data.val();
         }
         self.first_use.next = self.s2_valid.q.val() & !self.entry.val().get_bit(8) & !self.reset.val();
         self.gets_table.next = self.flowlet_method.val() & (self.tables_used.q.val() < self.table_count.val());

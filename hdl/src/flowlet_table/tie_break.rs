@@ -23,7 +23,10 @@
 //! pick `(draw x count) >> 16` is a sum of shifted draws (no multiplier:
 //! an ECP5 MULT18X18D between fabric registers takes 7 ns), and the group
 //! holding it is found one-hot (`start <= pick < end`), not by a priority
-//! chain over the groups.
+//! chain over the groups: one subtraction `pick - start` per group gives
+//! the offset and, by its borrow, whether the pick reaches the group; a
+//! group holds it when it reaches that group and not the next (the pick
+//! then drives eight subtractions, not sixteen comparisons).
 //!
 //! ```text
 //!  tie_mask ─►[1 stay?, count per 8]─►[2 ranks, pairs of groups]─►[3 group starts, count]─►[4 draw]
@@ -136,7 +139,11 @@ pub struct TieBreak {
     s6_pick: DFF<Bits<7>>,
     product: Signal<Local, Bits<PRODUCT_BITS>>,
     // stage 7: the group holding the pick (one-hot), the pick's offset in each
-    group_end: [Signal<Local, Bits<7>>; GROUPS],
+    /// pick - group start, with the borrow in bit 7 (pick below the start).
+    pick_past_start: [Signal<Local, Bits<8>>; GROUPS],
+    /// The pick is at or past each group's start, and below the count.
+    reaches_group: [Signal<Local, Bit>; GROUPS],
+    below_count: Signal<Local, Bit>,
     s7_holds_pick: [DFF<Bit>; GROUPS],
     s7_offset: [DFF<Bits<7>>; GROUPS],
     // stage 8: that group's bits and ranks, and the pick's rank in it
@@ -222,7 +229,9 @@ impl Default for TieBreak {
             s6_count: Default::default(),
             s6_pick: Default::default(),
             product: Default::default(),
-            group_end: many(),
+            pick_past_start: many(),
+            reaches_group: many(),
+            below_count: Default::default(),
             s7_holds_pick: many(),
             s7_offset: many(),
             s8_group: Default::default(),
@@ -443,17 +452,30 @@ impl Logic for TieBreak {
         self.s6_count.d.next = self.s5_count.q.val();
         // stage 6 -> 7: the group holding the pick, start <= pick < end (one
         // group at most: the empty ones start where they end), and the
-        // pick's offset from each group's start
-        for g in 0..7 {
-            self.group_end[g].next = self.s6_group_start[g + 1].q.val();
+        // pick's offset from each group's start. A group ends where the
+        // next starts, so one subtraction per group (its borrow: the pick
+        // is below the start) serves both bounds and the offset.
+        // (written out: hdl_gen refuses a bit_cast of a loop-indexed element)
+        self.pick_past_start[0].next = bit_cast::<8, 7>(self.s6_pick.q.val()) - bit_cast::<8, 7>(self.s6_group_start[0].q.val());
+        self.pick_past_start[1].next = bit_cast::<8, 7>(self.s6_pick.q.val()) - bit_cast::<8, 7>(self.s6_group_start[1].q.val());
+        self.pick_past_start[2].next = bit_cast::<8, 7>(self.s6_pick.q.val()) - bit_cast::<8, 7>(self.s6_group_start[2].q.val());
+        self.pick_past_start[3].next = bit_cast::<8, 7>(self.s6_pick.q.val()) - bit_cast::<8, 7>(self.s6_group_start[3].q.val());
+        self.pick_past_start[4].next = bit_cast::<8, 7>(self.s6_pick.q.val()) - bit_cast::<8, 7>(self.s6_group_start[4].q.val());
+        self.pick_past_start[5].next = bit_cast::<8, 7>(self.s6_pick.q.val()) - bit_cast::<8, 7>(self.s6_group_start[5].q.val());
+        self.pick_past_start[6].next = bit_cast::<8, 7>(self.s6_pick.q.val()) - bit_cast::<8, 7>(self.s6_group_start[6].q.val());
+        self.pick_past_start[7].next = bit_cast::<8, 7>(self.s6_pick.q.val()) - bit_cast::<8, 7>(self.s6_group_start[7].q.val());
+        for g in 0..GROUPS {
+            self.reaches_group[g].next = !self.pick_past_start[g].val().get_bit(7);
         }
-        self.group_end[7].next = self.s6_count.q.val();
+        self.below_count.next = self.s6_pick.q.val() < self.s6_count.q.val();
+        for g in 0..7 {
+            self.s7_holds_pick[g].d.next = self.reaches_group[g].val() & !self.reaches_group[g + 1].val();
+        }
+        self.s7_holds_pick[7].d.next = self.reaches_group[7].val() & self.below_count.val();
         for g in 0..GROUPS {
             self.s7_holds_pick[g].clock.next = self.clock.val();
             self.s7_offset[g].clock.next = self.clock.val();
-            self.s7_holds_pick[g].d.next = (self.s6_group_start[g].q.val() <= self.s6_pick.q.val())
-                & (self.s6_pick.q.val() < self.group_end[g].val());
-            self.s7_offset[g].d.next = self.s6_pick.q.val() - self.s6_group_start[g].q.val();
+            self.s7_offset[g].d.next = self.pick_past_start[g].val().get_bits::<7>(0);
         }
         // stage 7 -> 8: that group's bits, ranks and offset, OR-ed over the
         // one-hot (no group: group 0, no bit set, member 0)

@@ -35,8 +35,11 @@
 //!                                    pending data ───────────► forward_q1 ─► forward_q2
 //! ```
 //!
-//! Size on ECP5 (512 x 8, Yosys 0.23): one DP16KD; 2 x 9 + 11 flip-flops
-//! and a 9-bit comparator around it, the output register inside the RAM.
+//! Size, for `2^N` words of W bits: the RAM; the pending write (1 + N + W
+//! flip-flops), two hit bits and two forwarded words (2 + 2W), an N-bit
+//! comparator and a W-bit mux; the data register (W) goes inside the
+//! DP16KD on ECP5 (`testbench/tests/output_registered_ram.rs` checks a
+//! 512 x 8 one: one DP16KD, its 8 data flip-flops moved in).
 
 use crate::collision_free_ram::{CollisionFreeRam, Poison};
 use rust_hdl::prelude::*;

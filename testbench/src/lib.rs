@@ -20,6 +20,7 @@ pub mod datapath_replay;
 pub mod ecmp_hash_bench;
 pub mod ecn_marker_bench;
 pub mod flowlet_table_bench;
+pub mod output_registered_banks_bench;
 pub mod output_registered_ram_bench;
 pub mod registered_forwarding_ram_bench;
 pub mod switch_datapath_bench;

@@ -203,8 +203,16 @@ impl VerilatedModel {
         if exe.exists() {
             return Ok(VerilatedModel { exe, block: H::NAME });
         }
-        // Built beside the cache entry and renamed into it, so tests that
-        // build the same model at once never see half of one.
+        // Tests that want the same model at once (threads or processes)
+        // take turns: the first compiles it, the others then find it.
+        std::fs::create_dir_all(model_cache_dir()).map_err(tool_error)?;
+        let lock = std::fs::File::create(dir.with_extension("lock")).map_err(tool_error)?;
+        lock.lock().map_err(tool_error)?;
+        if exe.exists() {
+            return Ok(VerilatedModel { exe, block: H::NAME });
+        }
+        // Built beside the cache entry and renamed into it, so that a build
+        // cut short never leaves half a model behind.
         static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let build = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let building = dir.with_extension(format!("building-{}-{build}", std::process::id()));

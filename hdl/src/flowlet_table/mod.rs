@@ -48,14 +48,14 @@
 //! ```
 //!
 //! Fmax and size (16 ports, 4 tables, LFE5U-85F, out of context, seed 1,
-//! Yosys 0.23, nextpnr-ecp5 0.11, `sswitch synth`): 144.9 MHz at speed 8,
-//! 109.4 MHz at speed 6 (157.2 MHz at speed 8 with one table); 7,882 LUT4, 13,492 FF, 81 DP16KD (73 read ports
-//! with their output register inside the RAM), no MULT18X18D, 1,525 CCU2C,
-//! 640 TRELLIS_DPR16X4; at 128 ports 119.6 MHz at speed 8 (124.0 before:
-//! a member's port now comes from the block RAM column through the RAM
-//! leaf's forwarding mux into the 128-word port-state LUT RAMs; a fabric
-//! register there, a cycle more, is the next step), 13,694 LUT4, 11,592
-//! FF, 145 DP16KD, 1,024 TRELLIS_DPR16X4.
+//! Yosys 0.23, nextpnr-ecp5 0.11, `sswitch synth`): 155.9 MHz at speed 8
+//! (the member RAMs in LUT RAM since they keep P-bit ports; 144.9 before);
+//! 12,258 LUT4, 13,889 FF, 17 DP16KD, no MULT18X18D, 1,525 CCU2C, 1,664
+//! TRELLIS_DPR16X4; speed 6 not re-routed since (109.4 MHz before). At 128
+//! ports 115.2 MHz at speed 8 (a member's port from the block RAM column
+//! through the forwarding mux into the 128-word port-state LUT RAMs; a
+//! fabric register there, a cycle more, is the next step), 13,629 LUT4,
+//! 11,477 FF, 145 DP16KD, 1,024 TRELLIS_DPR16X4.
 //! The set table, the set-to-table map and the slots are
 //! [`OutputRegisteredRam`](crate::output_registered_ram::OutputRegisteredRam)s,
 //! so their data leaves the DP16KD's own register (0.7 ns instead of
@@ -175,7 +175,7 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     pub slot: Signal<Out, Bits<16>>,
     // sub-blocks
     registers: Registers<S>,
-    set_table: SetTable<S, E>,
+    set_table: SetTable<S, E, P>,
     table_map: TableMap<S>,
     slot_table: SlotTable<T>,
     port_state: PortState<P>,
@@ -374,12 +374,12 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.set_at1.d.next = self.select_set.val();
         self.hash_at1.d.next = self.flow_hash.val();
         self.tc_at1.d.next = self.tc.val();
-        self.now_low_at1.d.next = self.now_ns.val().get_bits::<TIME_HALF_BITS>(0);
+        self.now_low_at1.d.next = bit_cast::<TIME_HALF_BITS, _>(self.now_ns.val());
         self.now_high_at1.d.next = self.now_ns.val().get_bits::<TIME_HALF_BITS>(25);
         self.set_table.lookup_set.next = self.select_set.val();
         self.table_map.reset.next = self.reset.val();
         self.table_map.sweeping.next = !self.slot_table.ready.val();
-        self.table_map.sweep_set.next = self.slot_table.sweep_address.val().get_bits::<S>(0);
+        self.table_map.sweep_set.next = bit_cast::<S, _>(self.slot_table.sweep_address.val());
         self.table_map.flowlet_method.next = self.registers.flowlet_method.val();
         self.table_map.table_count.next = self.table_count.val();
         self.table_map.lookup_valid.next = self.select_valid.val() & self.slot_table.ready.val() & !self.reset.val();
@@ -392,16 +392,16 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.hash_at3.d.next = self.hash_at2.q.val();
         self.now_low_at3.d.next = self.now_low_at2.q.val();
         self.now_high_at3.d.next = self.now_high_at2.q.val();
-        self.slot_address.next = (bit_cast::<T, 7>(self.table_map.table_index.val()) << 9) | bit_cast::<T, 9>(self.hash_at3.q.val().get_bits::<9>(0));
+        self.slot_address.next = (bit_cast::<T, 7>(self.table_map.table_index.val()) << 9) | bit_cast::<T, 9>(bit_cast::<9, _>(self.hash_at3.q.val()));
         self.slot_table.reset.next = self.reset.val();
         self.slot_table.read_address.next = self.slot_address.val();
         self.slot_table.now_ns_low.next = self.now_low_at3.q.val();
         self.slot_table.now_ns_high.next = self.now_high_at3.q.val();
         self.slot_table.gap_ns.next = self.registers.gap_ns.val();
         self.slot_table.commit_valid.next = self.commit_valid.val();
-        self.slot_table.commit_address.next = self.commit_slot.val().get_bits::<T>(0);
+        self.slot_table.commit_address.next = bit_cast::<T, _>(self.commit_slot.val());
         self.slot_table.commit_member.next = self.commit_member.val();
-        self.slot_table.commit_ns_low.next = self.commit_ns.val().get_bits::<TIME_HALF_BITS>(0);
+        self.slot_table.commit_ns_low.next = bit_cast::<TIME_HALF_BITS, _>(self.commit_ns.val());
         self.slot_table.commit_ns_high.next = self.commit_ns.val().get_bits::<TIME_HALF_BITS>(25);
         for k in 0..MEMBERS {
             self.port_state.member_ports[k].next = self.set_table.member_ports[k].val();

@@ -11,7 +11,7 @@
 //!   `occupancy_bytes` (32 bits, bytes), in cycle c
 //! * pause: `pause_write`, `pause_port` (8 bits), `paused_classes` (bit n:
 //!   class n paused), in cycle c
-//! * read: `member_ports[64]`, `tc` (3 bits) in cycle 2 ->
+//! * read: `member_ports[64]` (P bits each), `tc` (3 bits) in cycle 2 ->
 //!   `occupancy_bytes_of[64]`, `paused_of[64]` (paused for `tc`) in cycle 3
 //!
 //! Writes land at the end of cycle c + 2: the read of a select given in
@@ -44,7 +44,7 @@ pub struct PortState<const P: usize> {
     pub pause_port: Signal<In, Bits<8>>,
     pub paused_classes: Signal<In, Bits<8>>,
     // read
-    pub member_ports: [Signal<In, Bits<8>>; MEMBERS],
+    pub member_ports: [Signal<In, Bits<P>>; MEMBERS],
     pub tc: Signal<In, Bits<3>>,
     pub occupancy_bytes_of: [Signal<Out, Bits<32>>; MEMBERS],
     pub paused_of: [Signal<Out, Bit>; MEMBERS],
@@ -52,16 +52,16 @@ pub struct PortState<const P: usize> {
     pause_ram: [RAM<Bits<8>, P>; MEMBERS],
     // the writes, one and two cycles later
     occupancy_write_q: DFF<Bit>,
-    occupancy_port_q: DFF<Bits<8>>,
+    occupancy_port_q: DFF<Bits<P>>,
     occupancy_bytes_q: DFF<Bits<32>>,
     pause_write_q: DFF<Bit>,
-    pause_port_q: DFF<Bits<8>>,
+    pause_port_q: DFF<Bits<P>>,
     paused_classes_q: DFF<Bits<8>>,
     occupancy_write_qq: DFF<Bit>,
-    occupancy_port_qq: DFF<Bits<8>>,
+    occupancy_port_qq: DFF<Bits<P>>,
     occupancy_bytes_qq: DFF<Bits<32>>,
     pause_write_qq: DFF<Bit>,
-    pause_port_qq: DFF<Bits<8>>,
+    pause_port_qq: DFF<Bits<P>>,
     paused_classes_qq: DFF<Bits<8>>,
     tc_q: DFF<Bits<3>>,
 }
@@ -106,10 +106,10 @@ impl<const P: usize> Logic for PortState<P> {
             paused_classes_q, occupancy_write_qq, occupancy_port_qq, occupancy_bytes_qq, pause_write_qq, pause_port_qq,
             paused_classes_qq, tc_q);
         self.occupancy_write_q.d.next = self.occupancy_write.val();
-        self.occupancy_port_q.d.next = self.occupancy_port.val();
+        self.occupancy_port_q.d.next = bit_cast::<P, 8>(self.occupancy_port.val());
         self.occupancy_bytes_q.d.next = self.occupancy_bytes.val();
         self.pause_write_q.d.next = self.pause_write.val();
-        self.pause_port_q.d.next = self.pause_port.val();
+        self.pause_port_q.d.next = bit_cast::<P, 8>(self.pause_port.val());
         self.paused_classes_q.d.next = self.paused_classes.val();
         self.occupancy_write_qq.d.next = self.occupancy_write_q.q.val();
         self.occupancy_port_qq.d.next = self.occupancy_port_q.q.val();
@@ -121,17 +121,17 @@ impl<const P: usize> Logic for PortState<P> {
         for k in 0..MEMBERS {
             self.occupancy_ram[k].read_clock.next = self.clock.val();
             self.occupancy_ram[k].write_clock.next = self.clock.val();
-            self.occupancy_ram[k].write_address.next = self.occupancy_port_qq.q.val().get_bits::<P>(0);
+            self.occupancy_ram[k].write_address.next = self.occupancy_port_qq.q.val();
             self.occupancy_ram[k].write_data.next = self.occupancy_bytes_qq.q.val();
             self.occupancy_ram[k].write_enable.next = self.occupancy_write_qq.q.val();
-            self.occupancy_ram[k].read_address.next = self.member_ports[k].val().get_bits::<P>(0);
+            self.occupancy_ram[k].read_address.next = self.member_ports[k].val();
             self.occupancy_bytes_of[k].next = self.occupancy_ram[k].read_data.val();
             self.pause_ram[k].read_clock.next = self.clock.val();
             self.pause_ram[k].write_clock.next = self.clock.val();
-            self.pause_ram[k].write_address.next = self.pause_port_qq.q.val().get_bits::<P>(0);
+            self.pause_ram[k].write_address.next = self.pause_port_qq.q.val();
             self.pause_ram[k].write_data.next = self.paused_classes_qq.q.val();
             self.pause_ram[k].write_enable.next = self.pause_write_qq.q.val();
-            self.pause_ram[k].read_address.next = self.member_ports[k].val().get_bits::<P>(0);
+            self.pause_ram[k].read_address.next = self.member_ports[k].val();
             self.paused_of[k].next = self.pause_ram[k].read_data.val().get_bit(self.tc_q.q.val().index());
         }
     }

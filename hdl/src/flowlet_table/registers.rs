@@ -102,7 +102,7 @@ impl<const S: usize> Logic for Registers<S> {
                 self.pfc_aware_flag.d.next = self.cfg_data.val().get_bit(0);
             }
             if self.cfg_address.val() == self.reg_set_select.val() {
-                self.selected_set.d.next = self.cfg_data.val().get_bits::<S>(0);
+                self.selected_set.d.next = bit_cast::<S, _>(self.cfg_data.val());
             }
         }
         self.flowlet_method.next = self.method_is_flowlet.q.val();
@@ -112,9 +112,9 @@ impl<const S: usize> Logic for Registers<S> {
         self.seed_write.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_seed.val());
         self.seed.next = self.cfg_data.val();
         self.size_write.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_set_size.val());
-        self.set_size.next = self.cfg_data.val().get_bits::<7>(0);
+        self.set_size.next = bit_cast::<7, _>(self.cfg_data.val());
         self.member_write.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_set_member.val());
         self.member_index.next = self.cfg_data.val().get_bits::<6>(8);
-        self.member_port.next = self.cfg_data.val().get_bits::<8>(0);
+        self.member_port.next = bit_cast::<8, _>(self.cfg_data.val());
     }
 }

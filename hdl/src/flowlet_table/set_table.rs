@@ -3,31 +3,36 @@
 //! the occupancy comparison), and one member's port (the answer).
 //!
 //! Parameters: `S`, set id bits (2^S sets); `E = S + 6`, the address bits
-//! of the (set, member) lookup (checked by the top block).
+//! of the (set, member) lookup (checked by the top block); `P`, port bits
+//! (the member RAMs keep the low P bits of each port: all that the
+//! port-state tables they address use).
 //!
 //! Ports (all on `clock`):
 //! * writes: `size_write` with `write_set`, `write_size` (7 bits,
 //!   members); `member_write` with `write_set`, `write_index` (6 bits),
 //!   `write_port` (8 bits); seen by reads of later cycles
-//! * members: `lookup_set` in cycle 0 -> `set_size` and `member_ports[64]`
-//!   in cycle 2 (read through [`OutputRegisteredRam`]s: the register after
-//!   each RAM goes into the DP16KD on ECP5, so what reads them does not
-//!   wait for a block RAM's 5.6 ns clock-to-out)
+//! * members: `lookup_set` in cycle 0 -> `set_size` and `member_ports[64]` (P bits)
+//!   in cycle 2 (read through a register after each RAM: what reads them
+//!   never waits for a RAM's read. On ECP5 the size RAM is a DP16KD with
+//!   that register inside; Yosys puts the 64 member RAMs of 2^S x P bits
+//!   in LUT RAM, which frees 64 block RAMs for the slot tables)
 //! * egress: `egress_set`, `egress_member` in cycle 0 -> `egress_port` in
 //!   cycle 1
 //!
 //! Storage: a size RAM and one RAM per member position (all read with the
-//! same set id), zero from the bitstream on; the (set, member) RAM starts
+//! same set id, written through one shared port: [`OutputRegisteredBanks`]),
+//! zero from the bitstream on; the (set, member) RAM starts
 //! unknown (only members below a set's size are ever read from it).
 //! A write is seen by reads of later cycles, not of its own (read first).
 //!
 //! ```text
 //!  lookup_set ─► size_ram (output registered) ──────────► set_size
-//!             └► member_ram[0..64] (output registered) ─► member_ports[0..64]
+//!             └► member_rams: 64 banks (output registered) ─► member_ports[0..64]
 //!  egress_set:egress_member ─► egress_ram ─► egress_port
 //! ```
 
 use crate::build_checks::many;
+use crate::output_registered_banks::OutputRegisteredBanks;
 use crate::output_registered_ram::OutputRegisteredRam;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::RAM;
@@ -36,7 +41,7 @@ use rust_hdl::widgets::prelude::RAM;
 pub const MEMBERS: usize = 64;
 
 #[derive(LogicBlock)]
-pub struct SetTable<const S: usize, const E: usize> {
+pub struct SetTable<const S: usize, const E: usize, const P: usize> {
     pub clock: Signal<In, Clock>,
     // writes
     pub size_write: Signal<In, Bit>,
@@ -48,17 +53,17 @@ pub struct SetTable<const S: usize, const E: usize> {
     // members
     pub lookup_set: Signal<In, Bits<S>>,
     pub set_size: Signal<Out, Bits<7>>,
-    pub member_ports: [Signal<Out, Bits<8>>; MEMBERS],
+    pub member_ports: [Signal<Out, Bits<P>>; MEMBERS],
     // egress
     pub egress_set: Signal<In, Bits<S>>,
     pub egress_member: Signal<In, Bits<6>>,
     pub egress_port: Signal<Out, Bits<8>>,
     size_ram: OutputRegisteredRam<Bits<7>, S>,
-    member_ram: [OutputRegisteredRam<Bits<8>, S>; MEMBERS],
+    member_rams: OutputRegisteredBanks<Bits<P>, S, MEMBERS, 6>,
     egress_ram: RAM<Bits<8>, E>,
 }
 
-impl<const S: usize, const E: usize> Default for SetTable<S, E> {
+impl<const S: usize, const E: usize, const P: usize> Default for SetTable<S, E, P> {
     fn default() -> Self {
         Self {
             clock: Default::default(),
@@ -75,13 +80,13 @@ impl<const S: usize, const E: usize> Default for SetTable<S, E> {
             egress_member: Default::default(),
             egress_port: Default::default(),
             size_ram: OutputRegisteredRam::new(true),
-            member_ram: std::array::from_fn(|_| OutputRegisteredRam::new(true)),
+            member_rams: OutputRegisteredBanks::new(true).expect("64 banks, 6-bit member numbers"),
             egress_ram: RAM::default(),
         }
     }
 }
 
-impl<const S: usize, const E: usize> Logic for SetTable<S, E> {
+impl<const S: usize, const E: usize, const P: usize> Logic for SetTable<S, E, P> {
     #[hdl_gen]
     fn update(&mut self) {
         self.size_ram.clock.next = self.clock.val();
@@ -90,13 +95,14 @@ impl<const S: usize, const E: usize> Logic for SetTable<S, E> {
         self.size_ram.write_data.next = self.write_size.val();
         self.size_ram.write_enable.next = self.size_write.val();
         self.set_size.next = self.size_ram.read_data.val();
+        self.member_rams.clock.next = self.clock.val();
+        self.member_rams.read_address.next = self.lookup_set.val();
+        self.member_rams.write_bank.next = self.write_index.val();
+        self.member_rams.write_address.next = self.write_set.val();
+        self.member_rams.write_data.next = bit_cast::<P, 8>(self.write_port.val());
+        self.member_rams.write_enable.next = self.member_write.val();
         for k in 0..MEMBERS {
-            self.member_ram[k].clock.next = self.clock.val();
-            self.member_ram[k].read_address.next = self.lookup_set.val();
-            self.member_ram[k].write_address.next = self.write_set.val();
-            self.member_ram[k].write_data.next = self.write_port.val();
-            self.member_ram[k].write_enable.next = self.member_write.val() & (self.write_index.val() == k.to_bits::<6>());
-            self.member_ports[k].next = self.member_ram[k].read_data.val();
+            self.member_ports[k].next = self.member_rams.read_data[k].val();
         }
         self.egress_ram.read_clock.next = self.clock.val();
         self.egress_ram.write_clock.next = self.clock.val();

@@ -206,9 +206,9 @@ impl<const T: usize> Logic for SlotTable<T> {
         self.low_difference.next = (bit_cast::<32, TIME_HALF_BITS>(self.s4_now_low.q.val()) | (bit_cast::<32, 1>(1.into()) << 25))
             - bit_cast::<32, TIME_HALF_BITS>(self.s4_time_low.q.val());
         self.high_minuend.next = (bit_cast::<32, TIME_HALF_BITS>(self.s4_now_high.q.val()) | (bit_cast::<32, 1>(1.into()) << 25))
-            - bit_cast::<32, TIME_HALF_BITS>(self.s4_meta.q.val().get_bits::<TIME_HALF_BITS>(0));
+            - bit_cast::<32, TIME_HALF_BITS>(bit_cast::<TIME_HALF_BITS, _>(self.s4_meta.q.val()));
         // (a signal of its own: Verilog would widen `last` before inverting it)
-        self.last_high_complement.next = !self.s4_meta.q.val().get_bits::<TIME_HALF_BITS>(0);
+        self.last_high_complement.next = !bit_cast::<TIME_HALF_BITS, _>(self.s4_meta.q.val());
         self.high_minuend_less_one.next = bit_cast::<32, TIME_HALF_BITS>(self.s4_now_high.q.val())
             + bit_cast::<32, TIME_HALF_BITS>(self.last_high_complement.val());
         if self.low_difference.val().get_bit(25) {
@@ -219,10 +219,10 @@ impl<const T: usize> Logic for SlotTable<T> {
         self.s5_valid.d.next = self.s4_meta.q.val().get_bit(31);
         self.s5_member.d.next = self.s4_meta.q.val().get_bits::<6>(25);
         self.s5_not_before.d.next = self.high_difference.val().get_bit(25);
-        self.s5_diff_low.d.next = self.low_difference.val().get_bits::<TIME_HALF_BITS>(0);
-        self.s5_diff_high.d.next = self.high_difference.val().get_bits::<TIME_HALF_BITS>(0);
+        self.s5_diff_low.d.next = bit_cast::<TIME_HALF_BITS, _>(self.low_difference.val());
+        self.s5_diff_high.d.next = bit_cast::<TIME_HALF_BITS, _>(self.high_difference.val());
         // cycle 5: against the gap
-        self.gap_low.next = self.gap_ns.val().get_bits::<TIME_HALF_BITS>(0);
+        self.gap_low.next = bit_cast::<TIME_HALF_BITS, _>(self.gap_ns.val());
         self.gap_high.next = bit_cast::<TIME_HALF_BITS, 7>(self.gap_ns.val().get_bits::<7>(25));
         self.at_least_gap.next = (self.s5_diff_high.q.val() > self.gap_high.val())
             | ((self.s5_diff_high.q.val() == self.gap_high.val()) & (self.s5_diff_low.q.val() >= self.gap_low.val()));

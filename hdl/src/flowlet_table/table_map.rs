@@ -157,14 +157,14 @@ impl<const S: usize> Logic for TableMap<S> {
         self.new_entry.next = bit_cast::<9, 1>(1.into()) << 8;
         if self.gets_table.val() {
             self.new_entry.next = (bit_cast::<9, 1>(1.into()) << 8) | (bit_cast::<9, 1>(1.into()) << 7)
-                | bit_cast::<9, 7>(self.tables_used.q.val().get_bits::<7>(0));
+                | bit_cast::<9, 7>(bit_cast::<7, _>(self.tables_used.q.val()));
         }
         if self.first_use.val() {
             self.out_has_table.d.next = self.gets_table.val();
-            self.out_table_index.d.next = self.tables_used.q.val().get_bits::<7>(0);
+            self.out_table_index.d.next = bit_cast::<7, _>(self.tables_used.q.val());
         } else {
             self.out_has_table.d.next = self.entry.val().get_bit(7);
-            self.out_table_index.d.next = self.entry.val().get_bits::<7>(0);
+            self.out_table_index.d.next = bit_cast::<7, _>(self.entry.val());
         }
         self.has_table.next = self.out_has_table.q.val();
         self.table_index.next = self.out_table_index.q.val();

@@ -504,7 +504,7 @@ impl Logic for TieBreak {
             self.s8_group_ranks[b].d.next = self.held_ranks[b].val();
         }
         // stage 8 -> 9: the set bit of that rank in the group
-        self.offset_in_group.next = self.s8_offset.q.val().get_bits::<3>(0);
+        self.offset_in_group.next = bit_cast::<3, _>(self.s8_offset.q.val());
         self.bit_in_group.next = 0.into();
         for b in 0..GROUP {
             if self.s8_group_bits[b].q.val() & (self.s8_group_ranks[b].q.val() == self.offset_in_group.val()) {

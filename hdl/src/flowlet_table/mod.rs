@@ -56,9 +56,10 @@
 //! through the forwarding mux into the 128-word port-state LUT RAMs; a
 //! fabric register there, a cycle more, is the next step), 13,629 LUT4,
 //! 11,477 FF, 145 DP16KD, 1,024 TRELLIS_DPR16X4.
-//! The set table, the set-to-table map and the slots are
-//! [`OutputRegisteredRam`](crate::output_registered_ram::OutputRegisteredRam)s,
-//! so their data leaves the DP16KD's own register (0.7 ns instead of
+//! The set sizes, the set-to-table map and the slots are
+//! [`OutputRegisteredRam`](crate::output_registered_ram::OutputRegisteredRam)s
+//! (the member RAMs the banked form of it), so their data leaves the
+//! DP16KD's own register (0.7 ns instead of
 //! 5.6 ns: README, "Block RAM in the open flow"). The slowest registers
 //! are now logic, about 6.1 to 6.7 ns after the edge: the egress lookup's
 //! RAM address (the set member's size check and the tie break's answer

@@ -41,9 +41,9 @@
 //! `forward2` out, and the co-simulation must catch it.
 //!
 //! Fmax and size (16 ports, LFE5U-85F, out of context, seed 1, Yosys 0.23,
-//! nextpnr-ecp5 0.11): 76.7 MHz at speed 8, 59.8 MHz at speed 6; 2,126
-//! LUT4, 1,115 FF, 1 DP16KD, 6 MULT18X18D, 105 CCU2C; at 128 ports 75.9 and
-//! 59.2 MHz, 2 DP16KD. The limit is the EWMA
+//! nextpnr-ecp5 0.11): 76.8 MHz at speed 8, 59.3 MHz at speed 6; 2,171
+//! LUT4, 1,115 FF, 1 DP16KD, 6 MULT18X18D, 121 CCU2C; at 128 ports 75.0 and
+//! 59.0 MHz, 2 DP16KD. The limit is the EWMA
 //! loop itself (forwarding mux, a 16x16 multiply, two adders, back to the
 //! mux), which must close in one cycle for updates back to back on one
 //! queue: the per-step `>> 16` floor leaves no bit-exact look-ahead.
@@ -144,6 +144,11 @@ pub struct EcnMarker<const A: usize> {
     event_address: Signal<Local, Bits<A>>,
     mean_now: Signal<Local, Bits<32>>,
     weight_lo: Signal<Local, Bits<16>>,
+    // The low halves of the multiplied values as 16-bit wires: `bit_cast`
+    // becomes a mask of the full-width value in Verilog, and Yosys would
+    // build a 32-bit multiplier from it.
+    s1_queue_lo: Signal<Local, Bits<16>>,
+    mean_now_lo: Signal<Local, Bits<16>>,
     /// Registers derived from the weight when it is written, so that the
     /// EWMA loop starts at a register: 65536 - w (low 16 bits), w = 0, w >= 65536.
     keep_lo: DFF<Bits<16>>,
@@ -255,6 +260,8 @@ impl<const A: usize> EcnMarker<A> {
             event_address: Default::default(),
             mean_now: Default::default(),
             weight_lo: Default::default(),
+            s1_queue_lo: Default::default(),
+            mean_now_lo: Default::default(),
             keep_lo: Default::default(),
             weight_is_zero: Default::default(),
             weight_is_full: Default::default(),
@@ -349,7 +356,8 @@ impl<const A: usize> Logic for EcnMarker<A> {
         self.s2_queue.d.next = self.s1_queue.q.val();
         self.s2_ect.d.next = self.s1_ect.q.val();
         self.s2_ram_mean.d.next = self.mean_ram.read_data.val();
-        self.s2_queue_lo_product.d.next = bit_cast::<16, _>(self.s1_queue.q.val()) * self.weight_lo.val();
+        self.s1_queue_lo.next = bit_cast::<16, _>(self.s1_queue.q.val());
+        self.s2_queue_lo_product.d.next = self.s1_queue_lo.val() * self.weight_lo.val();
         self.s2_queue_hi_product.d.next = self.s1_queue.q.val().get_bits::<16>(16) * self.weight_lo.val();
         // Next cycle forward1 holds what stage 2 writes now, forward2 what forward1 holds.
         self.s2_matches_forward1.d.next = self.s2_update.q.val() & !self.reset.val() & (self.s2_address.q.val() == self.s1_address.q.val());
@@ -368,7 +376,8 @@ impl<const A: usize> Logic for EcnMarker<A> {
         // mean_hi k + queue_hi w + ((mean_lo k + queue_lo w) >> 16), the queue's
         // products summed a stage earlier so that the loop through the
         // forwarding registers holds two products and two adders.
-        self.mean_lo_product.next = bit_cast::<16, _>(self.mean_now.val()) * self.keep_lo.q.val();
+        self.mean_now_lo.next = bit_cast::<16, _>(self.mean_now.val());
+        self.mean_lo_product.next = self.mean_now_lo.val() * self.keep_lo.q.val();
         self.mean_hi_product.next = self.mean_now.val().get_bits::<16>(16) * self.keep_lo.q.val();
         self.low_sum.next = bit_cast::<33, 32>(self.mean_lo_product.val()) + bit_cast::<33, 32>(self.s2_queue_lo_product.q.val());
         self.mean_next.next = self.mean_hi_product.val() + self.s2_queue_hi_product.q.val() + bit_cast::<32, 33>(self.low_sum.val() >> 16);

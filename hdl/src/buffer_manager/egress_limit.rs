@@ -73,7 +73,7 @@ impl Logic for EgressLimit {
             self.free_bytes.next = self.pool_size_bytes.val() - self.pool_egress_bytes.val();
         }
         self.alpha_hi_product.next = self.alpha_q10.val() * self.free_bytes.val().get_bits::<16>(16);
-        self.alpha_lo_product.next = self.alpha_q10.val() * bit_cast::<16, _>(self.free_bytes.val());
+        self.alpha_lo_product.next = self.alpha_q10.val() * self.free_bytes.val().get_bits::<16>(0);
         self.dynamic_sum.next = bit_cast::<33, 32>(self.alpha_hi_product.val() << 6) + bit_cast::<33, 32>(self.alpha_lo_product.val() >> 10);
         self.dynamic_bytes.next = bit_cast::<32, 33>(self.dynamic_sum.val());
         if (self.alpha_hi_product.val() >= self.overflowing_hi_product.val()) | self.dynamic_sum.val().get_bit(32) {

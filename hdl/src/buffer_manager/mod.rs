@@ -587,7 +587,7 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.regs.cfg_data.next = self.c1_cfg_data.q.val();
         self.regs.pool_select.next = self.c1_pool.q.val();
         if self.c1_cfg_write.q.val() & (self.c1_cfg_address.q.val() == self.reg_port[0].val()) {
-            self.port_select.d.next = bit_cast::<8, _>(self.c1_cfg_data.q.val());
+            self.port_select.d.next = self.c1_cfg_data.q.val().get_bits::<8>(0);
         }
         self.quantum_ram.clock.next = self.clock.val();
         self.delay_ram.clock.next = self.clock.val();

@@ -104,7 +104,7 @@ impl<const A: usize> Logic for PfcReceive<A> {
     #[hdl_gen]
     fn update(&mut self) {
         self.pause_hi_product.next = self.frame_quanta.val() * self.quantum_q16.val().get_bits::<16>(16);
-        self.pause_lo_product.next = self.frame_quanta.val() * bit_cast::<16, _>(self.quantum_q16.val());
+        self.pause_lo_product.next = self.frame_quanta.val() * self.quantum_q16.val().get_bits::<16>(0);
         self.pause_ns.next = self.pause_hi_product.val() + (self.pause_lo_product.val() >> 16) + self.delay_ns.val();
         // Each output is assigned once (see `crate::forwarding_ram`).
         if self.frame_quanta.val() == 0 {

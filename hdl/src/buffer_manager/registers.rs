@@ -178,7 +178,7 @@ impl Logic for Registers {
                 self.mode_trimming.d.next = self.cfg_data.val().get_bit(2);
             }
             if self.cfg_address.val() == self.reg_alpha.val() {
-                self.alpha.d.next = bit_cast::<16, _>(self.cfg_data.val());
+                self.alpha.d.next = self.cfg_data.val().get_bits::<16>(0);
             }
             if self.cfg_address.val() == self.reg_xoff.val() {
                 self.xoff.d.next = self.cfg_data.val();
@@ -190,19 +190,19 @@ impl Logic for Registers {
                 self.headroom.d.next = self.cfg_data.val();
             }
             if self.cfg_address.val() == self.reg_tc_pool.val() {
-                self.class_pools.d.next = bit_cast::<24, _>(self.cfg_data.val());
+                self.class_pools.d.next = self.cfg_data.val().get_bits::<24>(0);
             }
             if self.cfg_address.val() == self.reg_pfc_enabled.val() {
-                self.lossless_classes.d.next = bit_cast::<8, _>(self.cfg_data.val());
+                self.lossless_classes.d.next = self.cfg_data.val().get_bits::<8>(0);
             }
             if self.cfg_address.val() == self.reg_codepoints_a.val() {
-                self.codepoint_no_trim.d.next = bit_cast::<6, _>(self.cfg_data.val());
+                self.codepoint_no_trim.d.next = self.cfg_data.val().get_bits::<6>(0);
                 self.codepoint_trimmable.d.next = self.cfg_data.val().get_bits::<6>(6);
                 self.codepoint_retransmit.d.next = self.cfg_data.val().get_bits::<6>(12);
                 self.codepoint_control.d.next = self.cfg_data.val().get_bits::<6>(18);
             }
             if self.cfg_address.val() == self.reg_codepoints_b.val() {
-                self.codepoint_trimmed.d.next = bit_cast::<6, _>(self.cfg_data.val());
+                self.codepoint_trimmed.d.next = self.cfg_data.val().get_bits::<6>(0);
                 self.codepoint_trimmed_last_hop.d.next = self.cfg_data.val().get_bits::<6>(6);
             }
             for p in 0..8 {

@@ -117,7 +117,7 @@ impl<const A: usize> Logic for ResendSweep<A> {
         self.due_ram.read_address.next = self.pair_address.val();
         // Stage 1: paused and due?
         self.quantum_fraction.next = 0.into();
-        if bit_cast::<16, _>(self.pair_quantum_q16.val()) != 0 {
+        if self.pair_quantum_q16.val().get_bits::<16>(0) != 0 {
             self.quantum_fraction.next = 1.into();
         }
         self.full_pause_ns.next = self.pair_quantum_q16.val() - (self.pair_quantum_q16.val() >> 16)

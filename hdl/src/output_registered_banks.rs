@@ -28,13 +28,13 @@
 //! leaves the forwarding out, for fault-injection tests.
 //!
 //! ```text
-//!  write ─► pending (1 cycle) ─► ram[bank] (no_rw_check) ─► ram_data_q[k] (OUTREG) ──┐
+//!  write ─► pending (1 cycle; enable one-hot per bank) ─► ram[bank] (no_rw_check) ─► ram_data_q[k] (OUTREG) ──┐
 //!  read_address ─► ram[0..B]      pending address = read? ─► hit_q1 ─► hit_q2[bank] ─┴─► read_data[k]
 //!                                 pending data, bank ──────► forward_q1 ─► forward_q2
 //! ```
 //!
 //! Size, for `B` banks of `2^N` words of W bits: the RAMs; one pending
-//! write (1 + K + N + W flip-flops), one hit bit, a bank number and a word
+//! write (1 + K + N + W flip-flops, and B write enables), one hit bit, a bank number and a word
 //! at one cycle (2 + K + W), `B` hit bits and a word at two (B + W), one
 //! N-bit comparator, `B` bank decoders and W-bit muxes; the data registers
 //! (B x W) go inside the DP16KDs on ECP5.
@@ -61,6 +61,10 @@ pub struct OutputRegisteredBanks<D: Poison, const N: usize, const B: usize, cons
     pending_bank: DFF<Bits<K>>,
     pending_address: DFF<Bits<N>>,
     pending_data: DFF<D>,
+    /// The pending write's enable, per bank: decoded before the register,
+    /// so that each bank's write enable leaves a flip-flop the placer can
+    /// put beside that bank (a shared decoder once routed 4 ns to a bank).
+    pending_write: [DFF<Bit>; B],
     /// The read met the pending write, one cycle after the read; two
     /// cycles after, per bank.
     hit_q1: DFF<Bit>,
@@ -92,6 +96,7 @@ impl<D: Poison, const N: usize, const B: usize, const K: usize> OutputRegistered
             pending_bank: Default::default(),
             pending_address: Default::default(),
             pending_data: Default::default(),
+            pending_write: std::array::from_fn(|_| Default::default()),
             hit_q1: Default::default(),
             bank_q1: Default::default(),
             forward_q1: Default::default(),
@@ -123,7 +128,9 @@ impl<D: Poison, const N: usize, const B: usize, const K: usize> Logic for Output
             self.ram[k].clock.next = self.clock.val();
             self.ram[k].write_address.next = self.pending_address.q.val();
             self.ram[k].write_data.next = self.pending_data.q.val();
-            self.ram[k].write_enable.next = self.pending_valid.q.val() & (self.pending_bank.q.val() == k.to_bits::<K>());
+            self.pending_write[k].clock.next = self.clock.val();
+            self.pending_write[k].d.next = self.write_enable.val() & (self.write_bank.val() == k.to_bits::<K>());
+            self.ram[k].write_enable.next = self.pending_write[k].q.val();
             self.ram[k].read_address.next = self.read_address.val();
             self.ram_data_q[k].clock.next = self.clock.val();
             self.ram_data_q[k].d.next = self.ram[k].read_data.val();

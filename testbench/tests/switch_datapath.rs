@@ -198,3 +198,59 @@ fn the_verilated_run_can_fail() {
     let (trace, _) = trace_of(&case(4, 10, false));
     assert_corruption_caught::<SmallDatapath>(&verilated(), trace, outputs::result_valid, outputs::flow_hash, 1, "switch_datapath_verilated_negative");
 }
+
+// The replay's helpers (kept here rather than as unit tests of the
+// testbench crate, which would compile the whole crate a second time).
+
+mod replay_helpers {
+    use reference::buffer_manager::PfcFrame;
+    use reference::replay::attach_resends;
+    use serde_json::{json, Value};
+    use testbench::datapath_replay::{compare_engines, ordinal, EngineComparison};
+    use testbench::verilator::runs_of_equal_cycles;
+
+    #[test]
+    fn equal_consecutive_cycles_become_one_record() {
+        let (a, b) = (vec![1, 2], vec![1, 3]);
+        let window = [a.clone(), b.clone(), b.clone(), b.clone(), a.clone(), a];
+        assert_eq!(runs_of_equal_cycles(&window, u64::MAX), vec![(0, 1), (1, 3), (4, 2)]);
+        // a run no longer than a record's repeat word can say
+        assert_eq!(runs_of_equal_cycles(&window, 1), vec![(0, 1), (1, 2), (3, 1), (4, 2)]);
+        assert!(runs_of_equal_cycles(&[], 1).is_empty());
+    }
+
+    #[test]
+    fn ordinals_read_as_english() {
+        let read: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 257].into_iter().map(ordinal).collect();
+        assert_eq!(read, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "257th"]);
+    }
+
+    fn line(seq: u64, admitted: bool, resends: &[u64]) -> Value {
+        let mut v = json!({"seq": seq, "admitted": admitted});
+        let frames: Vec<PfcFrame> = resends.iter().map(|&t| PfcFrame { t_ns: t, port: 1, pool: 0, classes: 1, quanta: 65535 }).collect();
+        attach_resends(&mut v, &frames);
+        v
+    }
+
+    #[test]
+    fn equal_lines_agree_and_resends_may_come_later_or_not_at_all() {
+        let expected = [line(0, true, &[100, 200]), line(1, false, &[]), line(2, true, &[300])];
+        let actual = [line(0, true, &[]), line(1, false, &[100]), line(2, true, &[200])];
+        let c = compare_engines(&expected, &actual).unwrap();
+        assert_eq!(c, EngineComparison { lines: 3, resends_matched: 2, resends_not_reported: 1 });
+    }
+
+    #[test]
+    fn a_different_field_is_named_with_its_line() {
+        let e = compare_engines(&[line(0, true, &[])], &[line(0, false, &[])]).unwrap_err();
+        assert!(e.starts_with("result line 1:") && e.contains("\"admitted\":true") && e.contains("\"admitted\":false"), "{e}");
+    }
+
+    #[test]
+    fn a_resend_the_reference_had_not_sent_is_refused() {
+        let e = compare_engines(&[line(0, true, &[]), line(1, true, &[100])], &[line(0, true, &[100]), line(1, true, &[])]).unwrap_err();
+        assert!(e.starts_with("result line 1: the hardware re-sent"), "{e}");
+        assert!(compare_engines(&[line(0, true, &[])], &[line(0, true, &[])]).is_ok());
+        assert!(compare_engines(&[line(0, true, &[])], &[]).unwrap_err().contains("1 result lines from the reference, 0 from the hardware"));
+    }
+}

@@ -26,7 +26,7 @@
 
 use crate::cosim::{Harness, Mismatch, Port, Trace};
 use crate::verilog_replay::ReplayError;
-use crate::waves::{gtkw_view, vcd_dir};
+use crate::waves::{gtkw_view, vcd_dir, vcd_path};
 use std::collections::hash_map::DefaultHasher;
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
@@ -353,7 +353,7 @@ pub fn check_verilated<H: Harness>(model: &VerilatedModel, trace: &Trace, test: 
 /// Runs `trace` through the model writing `target/vcd/<test>.vcd` and its
 /// GTKWave view `<test>.gtkw`, whatever the outcome.
 pub fn run_with_waves<H: Harness>(model: &VerilatedModel, trace: &Trace, test: &str) -> Result<usize, ReplayError> {
-    let vcd = vcd_dir().join(format!("{test}.vcd"));
+    let vcd = vcd_path(test);
     std::fs::create_dir_all(vcd_dir()).map_err(tool_error)?;
     std::fs::write(vcd.with_extension("gtkw"), gtkw_view::<H>(&vcd)).map_err(tool_error)?;
     model.run::<H>(trace, Some(&vcd))
@@ -421,7 +421,7 @@ pub fn assert_corruption_caught<H: Harness>(model: &VerilatedModel, mut trace: T
         Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, H::OUTPUTS[signal].name)),
         other => panic!("expected a mismatch, got {other:?}"),
     }
-    let vcd = vcd_dir().join(format!("{test}.vcd"));
+    let vcd = vcd_path(test);
     assert!(std::fs::metadata(&vcd).map(|m| m.len() > 1000).unwrap_or(false), "the failing case leaves its VCD");
     assert!(vcd.with_extension("gtkw").exists(), "and its GTKWave view");
 }

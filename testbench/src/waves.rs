@@ -14,6 +14,12 @@ pub fn vcd_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target")).join("vcd")
 }
 
+/// The VCD of `test`: `target/vcd/<test>.vcd` (its GTKWave view beside it,
+/// `<test>.gtkw`).
+pub fn vcd_path(test: &str) -> PathBuf {
+    vcd_dir().join(format!("{test}.vcd"))
+}
+
 /// A VCD being written for one test.
 pub struct Waves {
     pub vcd_path: PathBuf,
@@ -26,8 +32,8 @@ impl Waves {
     pub fn create<H: Harness>(test: &str) -> Waves {
         let dir = vcd_dir();
         std::fs::create_dir_all(&dir).expect("create target/vcd");
-        let vcd_path = dir.join(format!("{test}.vcd"));
-        let gtkw_path = dir.join(format!("{test}.gtkw"));
+        let vcd_path = vcd_path(test);
+        let gtkw_path = vcd_path.with_extension("gtkw");
         std::fs::write(&gtkw_path, gtkw_view::<H>(&vcd_path)).expect("write the GTKWave view");
         Waves { vcd_path, gtkw_path, probe: None }
     }

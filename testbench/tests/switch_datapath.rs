@@ -138,7 +138,7 @@ fn the_vendor_pfc_example_through_the_datapath() {
     // trace's scope and opens in the same view, in a second, not a minute.
     let cycles = run_with_waves::<SmallDatapath>(&verilated(), &trace, "switch_datapath_pfc_example").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(cycles, trace.cycles());
-    let vcd = testbench::waves::vcd_dir().join("switch_datapath_pfc_example.vcd");
+    let vcd = testbench::waves::vcd_path("switch_datapath_pfc_example");
     assert!(std::fs::metadata(&vcd).is_ok_and(|m| m.len() > 10_000) && vcd.with_extension("gtkw").exists(), "{}", vcd.display());
 }
 

@@ -20,6 +20,15 @@ pub fn vcd_path(test: &str) -> PathBuf {
     vcd_dir().join(format!("{test}.vcd"))
 }
 
+/// Creates `target/vcd` and writes `test`'s GTKWave view; returns the path
+/// its VCD is to take.
+pub fn prepare_vcd<H: Harness>(test: &str) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(vcd_dir())?;
+    let vcd = vcd_path(test);
+    std::fs::write(vcd.with_extension("gtkw"), gtkw_view::<H>(&vcd))?;
+    Ok(vcd)
+}
+
 /// A VCD being written for one test.
 pub struct Waves {
     pub vcd_path: PathBuf,
@@ -30,11 +39,8 @@ pub struct Waves {
 impl Waves {
     /// Creates `target/vcd/<test>.vcd` and its `<test>.gtkw` view.
     pub fn create<H: Harness>(test: &str) -> Waves {
-        let dir = vcd_dir();
-        std::fs::create_dir_all(&dir).expect("create target/vcd");
-        let vcd_path = vcd_path(test);
+        let vcd_path = prepare_vcd::<H>(test).expect("create target/vcd and the GTKWave view");
         let gtkw_path = vcd_path.with_extension("gtkw");
-        std::fs::write(&gtkw_path, gtkw_view::<H>(&vcd_path)).expect("write the GTKWave view");
         Waves { vcd_path, gtkw_path, probe: None }
     }
 

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use reference::register_map::{RegisterWrite, ECMP_HASH_METHOD};
 use synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use synth::HardwareBlock;
-use testbench::cosim::{check, Trace};
+use testbench::cosim::{check, first_mismatch, Trace};
 use testbench::ecmp_hash_bench::{outputs, strategies, EcmpHashBench, Fault, Op};
 use testbench::proptest_cases;
 use testbench::verilator::{assert_corruption_caught, random_cosim, verilator_cycles, VerilatedModel};
@@ -36,8 +36,7 @@ fn a_wrong_reference_makes_the_cosimulation_fail() {
     let ops = recorded_ops(1, 4_000);
     for fault in [Fault::MemberOffByOne, Fault::UnsaltedCrc] {
         let bench = EcmpHashBench { fault: Some(fault) };
-        let result = check(&bench, &bench.trace(&ops), "ecmp_hash_fault");
-        assert!(result.is_err(), "{fault:?} went unnoticed");
+        assert!(first_mismatch(&bench, &bench.trace(&ops)).is_some(), "{fault:?} went unnoticed");
     }
     // And a right one passes on the same stimulus.
     let bench = EcmpHashBench::default();

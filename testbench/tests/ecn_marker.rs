@@ -4,7 +4,7 @@ use hdl::ecn_marker::EcnMarker;
 use proptest::prelude::*;
 use rust_hdl::prelude::*;
 use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
-use testbench::cosim::{check, Trace};
+use testbench::cosim::{check, first_mismatch, Trace};
 use testbench::ecn_marker_bench::{inputs, outputs, strategies, EcnMarkerBench, Fault, Op};
 use testbench::proptest_cases;
 use testbench::verilator::{assert_corruption_caught, random_cosim, verilator_cycles, VerilatedModel};
@@ -55,7 +55,7 @@ fn a_wrong_reference_makes_the_cosimulation_fail() {
     let ops = recorded_ops(5, 6_000);
     for fault in [Fault::NeighbourPoolBand, Fault::StaleAverage, Fault::NoSecondForwarding] {
         let bench = Bench { ports: PORTS as usize, fault: Some(fault) };
-        assert!(check(&bench, &bench.trace(&ops), "ecn_marker_fault").is_err(), "{fault:?} went unnoticed");
+        assert!(first_mismatch(&bench, &bench.trace(&ops)).is_some(), "{fault:?} went unnoticed");
     }
     let bench = Bench::new(PORTS as usize);
     check(&bench, &bench.trace(&ops), "ecn_marker_fault").unwrap();

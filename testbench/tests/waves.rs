@@ -2,7 +2,7 @@
 
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use testbench::cosim::run;
+use testbench::cosim::{check, run, HALF_PERIOD_PS};
 use testbench::ecn_marker_bench::{strategies, EcnMarkerBench};
 use testbench::waves::{render_png, vcd_dir, waveform_fraction, Waves};
 
@@ -25,6 +25,32 @@ fn a_gtkwave_view_renders_headless_and_is_not_blank() {
     render_png(&vcd, &gtkw, &png).unwrap_or_else(|e| panic!("{e}"));
     let fraction = waveform_fraction(&png).unwrap_or_else(|e| panic!("{e}"));
     assert!(fraction > 0.001, "only {fraction} of the screenshot is waveform");
+}
+
+/// `check` keeps a VCD of a failing run, up to the mismatch, and writes
+/// none for a passing one (unless SSWITCH_KEEP_VCD=1 asks for it).
+#[test]
+fn a_failing_check_keeps_its_vcd_and_a_passing_one_writes_none() {
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[9; 32]));
+    let ops = strategies::ops(16, 20).new_tree(&mut runner).unwrap().current();
+    let bench = Bench::new(16);
+    let trace = bench.trace(&ops);
+    let (passing, failing) = (vcd_dir().join("passing_check.vcd"), vcd_dir().join("failing_check.vcd"));
+    for old in [&passing, &failing] {
+        let _ = std::fs::remove_file(old);
+    }
+    check(&bench, &trace, "passing_check").expect("co-simulation passes");
+    let keep_all = std::env::var("SSWITCH_KEEP_VCD").is_ok_and(|v| v == "1");
+    assert_eq!(passing.exists(), keep_all, "{} with SSWITCH_KEEP_VCD={keep_all}", passing.display());
+    let mut wrong = trace.clone();
+    let last = wrong.expected.len() - 1;
+    wrong.expected[last][testbench::ecn_marker_bench::outputs::update_valid] = Some(1);
+    let mismatch = check(&bench, &wrong, "failing_check").expect_err("the changed expectation is caught");
+    assert_eq!(mismatch.cycle, last);
+    let vcd = std::fs::read_to_string(&failing).unwrap_or_else(|e| panic!("{}: {e}", failing.display()));
+    let last_sample = format!("#{}\n", (2 * last as u64 + 1) * HALF_PERIOD_PS);
+    assert!(vcd.contains("$enddefinitions") && vcd.contains(&last_sample), "{} lacks the mismatch's cycle", failing.display());
+    assert!(failing.with_extension("gtkw").exists());
 }
 
 #[test]

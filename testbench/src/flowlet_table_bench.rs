@@ -181,6 +181,38 @@ pub struct Coverage {
     pub kept_within_gap: usize,
 }
 
+impl Coverage {
+    /// The cases the property tests must reach that this stimulus did not.
+    pub fn missing(&self) -> Vec<&'static str> {
+        [
+            ("reselected_at_gap", self.reselected_at_gap),
+            ("stayed_on_tie", self.stayed_on_tie),
+            ("draws", self.draws),
+            ("all_paused", self.all_paused),
+            ("slot_left_on_drop", self.slot_left_on_drop),
+            ("past_last_table", self.past_last_table),
+            ("kept_within_gap", self.kept_within_gap),
+        ]
+        .into_iter()
+        .filter(|(_, n)| *n == 0)
+        .map(|(name, _)| name)
+        .collect()
+    }
+}
+
+impl std::ops::AddAssign<&Coverage> for Coverage {
+    fn add_assign(&mut self, other: &Coverage) {
+        self.selects += other.selects;
+        self.reselected_at_gap += other.reselected_at_gap;
+        self.stayed_on_tie += other.stayed_on_tie;
+        self.draws += other.draws;
+        self.all_paused += other.all_paused;
+        self.slot_left_on_drop += other.slot_left_on_drop;
+        self.past_last_table += other.past_last_table;
+        self.kept_within_gap += other.kept_within_gap;
+    }
+}
+
 impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTableBench<P, S, T, E> {
     /// Cycles the sweep takes.
     pub const SWEEP: usize = 1 << T;

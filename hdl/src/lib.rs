@@ -24,7 +24,9 @@
 //!   through a register that the ECP5 flow moves into the block RAM, on a
 //!   [`collision_free_ram::CollisionFreeRam`] (no read-first emulation);
 //!   [`output_registered_banks::OutputRegisteredBanks`] many such RAMs read
-//!   at one address, written one at a time through one shared port.
+//!   at one address, written one at a time through one shared port;
+//!   [`output_registered_copies::OutputRegisteredCopies`] many copies of
+//!   one such RAM, written together, each read at its own address.
 
 pub mod buffer_manager;
 pub mod build_checks;
@@ -34,6 +36,7 @@ pub mod ecmp_hash;
 pub mod ecn_marker;
 pub mod flowlet_table;
 pub mod output_registered_banks;
+pub mod output_registered_copies;
 pub mod output_registered_ram;
 pub mod forwarding_ram;
 pub mod registered_forwarding_ram;

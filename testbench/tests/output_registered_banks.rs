@@ -4,13 +4,12 @@
 
 use hdl::output_registered_banks::OutputRegisteredBanks;
 use proptest::prelude::*;
-use ::synth::bram_output_registers::{absorb_output_registers, Absorbed};
-use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
+use ::synth::bram_output_registers::Absorbed;
 use rust_hdl::prelude::*;
 use testbench::cosim::{check, first_mismatch};
 use testbench::output_registered_banks_bench::{strategies, Access, Banks, FourBanks, OutputRegisteredBanksBench, ADDRESS_BITS};
 use testbench::proptest_cases;
-use testbench::verilog_replay::{replay, replay_dir};
+use testbench::ram_leaf_checks::{ecp5_read_registers_absorbed, replay_lint_and_synthesize};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(proptest_cases(64)))]
@@ -65,14 +64,7 @@ fn verilog() -> String {
 #[test]
 fn generated_verilog_replays_the_reference_in_icarus_lints_and_synthesizes() {
     let bench = OutputRegisteredBanksBench::default();
-    let trace = bench.trace(&recorded(2, 5_000));
-    let cycles = replay::<OutputRegisteredBanksBench>(&verilog(), &trace, &replay_dir("output_registered_banks")).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(cycles, trace.cycles());
-    let path = write_verilog(&replay_dir("output_registered_banks_lint"), "output_registered_banks.v", &verilog()).unwrap();
-    verilator_lint(&path).unwrap_or_else(|e| panic!("{e}"));
-    for family in [Family::Ice40, Family::Ecp5] {
-        yosys_synth(&path, family).unwrap_or_else(|e| panic!("{e}"));
-    }
+    replay_lint_and_synthesize::<OutputRegisteredBanksBench>(&verilog(), &bench.trace(&recorded(2, 5_000)), "output_registered_banks");
 }
 
 /// On ECP5 two banks of 512 x 8 are two DP16KDs whose data feed their
@@ -80,14 +72,6 @@ fn generated_verilog_replays_the_reference_in_icarus_lints_and_synthesizes() {
 #[test]
 fn on_ecp5_every_bank_register_goes_into_its_block_ram() {
     let verilog = ::synth::blocks::checked_verilog(OutputRegisteredBanks::<Bits<8>, 9, 2, 1>::new(true).unwrap()).unwrap();
-    let dir = replay_dir("output_registered_banks_ecp5");
-    let path = write_verilog(&dir, "banks.v", &verilog).unwrap();
-    let top = ::synth::tools::top_module_of(&path).unwrap();
-    let script = format!("read_verilog banks.v; hierarchy -check -top {top}; synth_ecp5 -top {top} -json netlist.json");
-    let out = std::process::Command::new("yosys").args(["-q", "-p", &script]).current_dir(&dir).output()
-        .unwrap_or_else(|e| panic!("yosys (apt-get install yosys): {e}"));
-    assert!(out.status.success(), "yosys: {}", String::from_utf8_lossy(&out.stderr));
-    let mut netlist: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("netlist.json")).unwrap()).unwrap();
-    let done = absorb_output_registers(&mut netlist).unwrap();
+    let done = ecp5_read_registers_absorbed(&verilog, "output_registered_banks_ecp5");
     assert_eq!(done, Absorbed { ram_ports: 2, flip_flops: 16, ports_left: 0 });
 }

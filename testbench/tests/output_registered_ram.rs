@@ -5,13 +5,12 @@
 use hdl::collision_free_ram::CollisionFreeRam;
 use hdl::output_registered_ram::OutputRegisteredRam;
 use proptest::prelude::*;
-use ::synth::bram_output_registers::{absorb_output_registers, Absorbed};
-use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
+use ::synth::bram_output_registers::Absorbed;
 use rust_hdl::prelude::*;
 use testbench::cosim::{check, first_mismatch};
 use testbench::output_registered_ram_bench::{strategies, Access, OutputRegisteredRamBench, ADDRESS_BITS};
 use testbench::proptest_cases;
-use testbench::verilog_replay::{replay, replay_dir};
+use testbench::ram_leaf_checks::{ecp5_read_registers_absorbed, replay_lint_and_synthesize};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(proptest_cases(64)))]
@@ -81,14 +80,7 @@ fn verilog() -> String {
 #[test]
 fn generated_verilog_replays_the_reference_in_icarus_lints_and_synthesizes() {
     let bench = OutputRegisteredRamBench::default();
-    let trace = bench.trace(&recorded(2, 5_000));
-    let cycles = replay::<OutputRegisteredRamBench>(&verilog(), &trace, &replay_dir("output_registered_ram")).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(cycles, trace.cycles());
-    let path = write_verilog(&replay_dir("output_registered_ram_lint"), "output_registered_ram.v", &verilog()).unwrap();
-    verilator_lint(&path).unwrap_or_else(|e| panic!("{e}"));
-    for family in [Family::Ice40, Family::Ecp5] {
-        yosys_synth(&path, family).unwrap_or_else(|e| panic!("{e}"));
-    }
+    replay_lint_and_synthesize::<OutputRegisteredRamBench>(&verilog(), &bench.trace(&recorded(2, 5_000)), "output_registered_ram");
 }
 
 /// On ECP5 a 512 x 8 RAM is one DP16KD whose data feeds its register
@@ -98,15 +90,7 @@ fn generated_verilog_replays_the_reference_in_icarus_lints_and_synthesizes() {
 fn on_ecp5_the_data_register_goes_into_the_block_ram() {
     for initialised in [true, false] {
         let verilog = ::synth::blocks::checked_verilog(OutputRegisteredRam::<Bits<8>, 9>::new(initialised)).unwrap();
-        let dir = replay_dir(&format!("output_registered_ram_ecp5_{initialised}"));
-        let path = write_verilog(&dir, "ram.v", &verilog).unwrap();
-        let top = ::synth::tools::top_module_of(&path).unwrap();
-        let script = format!("read_verilog ram.v; hierarchy -check -top {top}; synth_ecp5 -top {top} -json netlist.json");
-        let out = std::process::Command::new("yosys").args(["-q", "-p", &script]).current_dir(&dir).output()
-            .unwrap_or_else(|e| panic!("yosys (apt-get install yosys): {e}"));
-        assert!(out.status.success(), "yosys: {}", String::from_utf8_lossy(&out.stderr));
-        let mut netlist: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("netlist.json")).unwrap()).unwrap();
-        let done = absorb_output_registers(&mut netlist).unwrap();
+        let done = ecp5_read_registers_absorbed(&verilog, &format!("output_registered_ram_ecp5_{initialised}"));
         assert_eq!(done, Absorbed { ram_ports: 1, flip_flops: 8, ports_left: 0 }, "initialised: {initialised}");
     }
 }

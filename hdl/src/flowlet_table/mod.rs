@@ -37,26 +37,30 @@
 //! Ordering: a select sees every commit, port-state write and register
 //! write given in earlier cycles, and none of its own cycle.
 //!
-//! Latency 23 cycles, throughput one select per cycle, back to back on
+//! Latency 24 cycles, throughput one select per cycle, back to back on
 //! one slot, one set and one port included.
 //!
 //! ```text
-//!  cycle  0        2,3            3        4          13           22          23
+//!  cycle  0        2,3            3        5          14           23          24
 //!  set ─► set_table ─► member ports ─► port_state ─► least_occupied ─► tie_break ─► set_table
 //!      └► table_map ─► table ─► slot_table ─► expired ───────────────┘   member ─► egress_port
-//!                     hash (cycle 7) ─► set_member (hash mod size) ──────┘
+//!                     hash (cycle 8) ─► set_member (hash mod size) ──────┘
 //! ```
 //!
 //! Fmax and size (16 ports, 4 tables, LFE5U-85F, out of context, seed 1,
-//! Yosys 0.23, nextpnr-ecp5 0.11, `sswitch synth`): 158.0 MHz at speed 8,
-//! the least-occupied levels (6.3 ns) the limit, and 111.0 MHz at speed
-//! 6; 12,238 LUT4, 13,611 FF,
-//! 17 DP16KD, no MULT18X18D, 1,545 CCU2C, 1,664 TRELLIS_DPR16X4 (the
-//! member RAMs). At 128 ports 127.9 MHz at speed 8 (115.2 before the
-//! member ports' fabric register): a port-state occupancy RAM, now a
-//! DP16KD read without its output register, into the least-occupied
-//! block's first register (95.9 MHz at speed 6); 13,758 LUT4, 11,397
-//! FF, 145 DP16KD, 1,024 TRELLIS_DPR16X4.
+//! Yosys 0.23, nextpnr-ecp5 0.11, `sswitch synth`): 158.8 MHz at speed 8,
+//! the least-occupied levels (6.3 ns) the limit, and 123.6 MHz at speed
+//! 6; 15,021 LUT4, 16,603 FF, 17 DP16KD, no MULT18X18D, 1,545 CCU2C, 1,664
+//! TRELLIS_DPR16X4 (the member RAMs). At 128 ports 146.8 MHz at speed 8,
+//! the least-occupied levels (6.8 ns) again (109.8 MHz at speed 6);
+//! 14,398 LUT4, 12,211 FF, 145 DP16KD, 1,024 TRELLIS_DPR16X4. The port
+//! state's copies are
+//! [`OutputRegisteredCopies`](crate::output_registered_copies::OutputRegisteredCopies)
+//! since Dec 5 (latency 23 -> 24): at 128 ports each is a DP16KD, which
+//! rust_hdl's RAM left read without its output register, 4.3 ns from the
+//! clock and 3.3 ns of routing into the least-occupied tree (127.9 MHz);
+//! at 16 ports they are LUT RAM, and the copies' forwarding muxes cost
+//! about 2,800 LUT4 and 3,000 flip-flops for no change in speed.
 //! The set sizes, the set-to-table map and the slots are
 //! [`OutputRegisteredRam`](crate::output_registered_ram::OutputRegisteredRam)s
 //! (the member RAMs the banked form of it), so their data leaves the
@@ -119,7 +123,7 @@ use table_map::TableMap;
 use tie_break::TieBreak;
 
 /// Cycles from a select to its result.
-pub const LATENCY: usize = 23;
+pub const LATENCY: usize = 24;
 /// Bits of a time in ns (10^15 ns, the longest replay, fits).
 pub const TIME_BITS: usize = 2 * TIME_HALF_BITS;
 /// Cycle at which the set's table is known (the slot address).
@@ -127,9 +131,10 @@ const TABLE_READY: usize = table_map::ANSWER;
 /// Cycle at which the slot table answers (its read address is given in
 /// cycle 3, its own cycle 1).
 const SLOT_ANSWER: usize = slot_table::ANSWER + TABLE_READY - 1;
-/// Cycle at which the member ports' state is read (their ports are
-/// registered twice out of the member RAMs).
-const PORT_STATE_READY: usize = 4;
+/// Cycle at which the member ports' state is known (their ports are
+/// registered twice out of the member RAMs and read in cycle 3; the port
+/// state answers two cycles later).
+const PORT_STATE_READY: usize = 5;
 /// Cycle at which the tie mask is ready.
 const TIES_READY: usize = PORT_STATE_READY + least_occupied::LATENCY;
 /// Cycle at which the member is known.
@@ -138,9 +143,9 @@ const MEMBER_READY: usize = TIES_READY + tie_break::LATENCY;
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
 // so the kernel spells these positions as literals; the asserts keep them
 // equal to the named constants.
-const _: () = assert!(LATENCY == 23 && TABLE_READY == 3 && SLOT_ANSWER == 8 && PORT_STATE_READY == 4 && TIES_READY == 13 && MEMBER_READY == 22 && TIME_HALF_BITS == 25);
-// The set member (hash mod size) starts in cycle 7 and answers with the tie break.
-const _: () = assert!(7 + crate::set_member::LATENCY == MEMBER_READY);
+const _: () = assert!(LATENCY == 24 && TABLE_READY == 3 && SLOT_ANSWER == 8 && PORT_STATE_READY == 5 && TIES_READY == 14 && MEMBER_READY == 23 && TIME_HALF_BITS == 25);
+// The set member (hash mod size) starts in cycle 8 and answers with the tie break.
+const _: () = assert!(8 + crate::set_member::LATENCY == MEMBER_READY);
 
 #[derive(LogicBlock)]
 pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E: usize> {
@@ -219,6 +224,9 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     set_at7: DFF<Bits<S>>,
     hash_at7: DFF<Bits<16>>,
     size_at7: DFF<Bits<7>>,
+    set_at8: DFF<Bits<S>>,
+    hash_at8: DFF<Bits<16>>,
+    size_at8: DFF<Bits<7>>,
     hash_at4: DFF<Bits<16>>,
     hash_at5: DFF<Bits<16>>,
     size_at4: DFF<Bits<7>>,
@@ -335,6 +343,9 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             set_at7: Default::default(),
             hash_at7: Default::default(),
             size_at7: Default::default(),
+            set_at8: Default::default(),
+            hash_at8: Default::default(),
+            size_at8: Default::default(),
             hash_at4: Default::default(),
             hash_at5: Default::default(),
             size_at4: Default::default(),
@@ -350,7 +361,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
 impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for FlowletTable<P, S, T, E> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, set_at1, set_at2, set_at3, set_at4, set_at5, set_at6, set_at7, hash_at4, hash_at5, hash_at6, hash_at7, size_at4, size_at5, size_at6, size_at7, hash_at1, tc_at1, tc_at2, tc_at3, now_low_at1, now_high_at1, hash_at2, hash_at3, now_low_at2, now_high_at2,
+        dff_setup!(self, clock, set_at1, set_at2, set_at3, set_at4, set_at5, set_at6, set_at7, set_at8, hash_at4, hash_at5, hash_at6, hash_at7, hash_at8, size_at4, size_at5, size_at6, size_at7, size_at8, hash_at1, tc_at1, tc_at2, tc_at3, now_low_at1, now_high_at1, hash_at2, hash_at3, now_low_at2, now_high_at2,
             now_low_at3, now_high_at3, size_at3, result_member, result_moved);
         for c in 0..LATENCY {
             self.valid_at[c].clock.next = self.clock.val();
@@ -432,7 +443,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.set_at2.d.next = self.set_at1.q.val();
         self.set_at3.d.next = self.set_at2.q.val();
         self.size_at3.d.next = self.set_table.set_size.val();
-        // cycle 7: hash mod size, answered in cycle 22 with the tie break
+        // cycle 8: hash mod size, answered in cycle 23 with the tie break
         self.hash_at4.d.next = self.hash_at3.q.val();
         self.hash_at5.d.next = self.hash_at4.q.val();
         self.size_at4.d.next = self.size_at3.q.val();
@@ -445,21 +456,24 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.hash_at7.d.next = self.hash_at6.q.val();
         self.size_at7.d.next = self.size_at6.q.val();
         self.set_at7.d.next = self.set_at6.q.val();
-        self.hash_member.value.next = self.hash_at7.q.val();
-        self.hash_member.set_size.next = self.size_at7.q.val();
-        self.hash_member.tag_in.next = self.set_at7.q.val();
+        self.hash_at8.d.next = self.hash_at7.q.val();
+        self.size_at8.d.next = self.size_at7.q.val();
+        self.set_at8.d.next = self.set_at7.q.val();
+        self.hash_member.value.next = self.hash_at8.q.val();
+        self.hash_member.set_size.next = self.size_at8.q.val();
+        self.hash_member.tag_in.next = self.set_at8.q.val();
         for c in 0..TABLE_READY {
             self.has_table_at[c].d.next = false;
             self.slot_at[c].d.next = 0.into();
         }
         self.has_table_at[3].d.next = self.table_map.has_table.val();
         self.slot_at[3].d.next = bit_cast::<16, T>(self.slot_address.val());
-        // cycle 4 on: the least-occupied candidates
+        // cycle 5 on: the least-occupied candidates
         for k in 0..MEMBERS {
             self.least_occupied.occupancy_bytes_of[k].next = self.port_state.occupancy_bytes_of[k].val();
             self.least_occupied.paused_of[k].next = self.port_state.paused_of[k].val();
         }
-        self.least_occupied.set_size.next = self.size_at4.q.val();
+        self.least_occupied.set_size.next = self.size_at5.q.val();
         self.least_occupied.pfc_aware.next = self.registers.pfc_aware.val();
         // the context down the stages
         for c in 1..LATENCY {
@@ -489,41 +503,41 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         for c in 0..TIES_READY {
             self.all_paused_at[c].d.next = false;
         }
-        self.all_paused_at[13].d.next = self.least_occupied.all_paused.val();
-        for c in 14..LATENCY {
+        self.all_paused_at[14].d.next = self.least_occupied.all_paused.val();
+        for c in 15..LATENCY {
             self.all_paused_at[c].d.next = self.all_paused_at[c - 1].q.val();
         }
-        // cycle 13: the tie break (slot answer delayed alongside)
+        // cycle 14: the tie break (slot answer delayed alongside)
         self.tie_break.seed_write.next = self.registers.seed_write.val();
         self.tie_break.seed.next = self.registers.seed.val();
         for k in 0..MEMBERS {
             self.tie_break.tie_mask[k].next = self.least_occupied.tie_mask[k].val();
         }
-        self.tie_break.reselect.next = self.valid_at[12].q.val() & self.has_table_at[12].q.val()
-            & self.expired_at[12].q.val();
-        self.tie_break.keep_slot.next = self.valid_at[12].q.val() & self.has_table_at[12].q.val()
-            & !self.expired_at[12].q.val();
-        self.tie_break.slot_valid.next = self.slot_valid_at[12].q.val();
-        self.tie_break.slot_member.next = self.slot_member_at[12].q.val();
-        // cycle 22: the member and its port
-        self.tie_break.use_hash.next = !self.has_table_at[21].q.val();
+        self.tie_break.reselect.next = self.valid_at[13].q.val() & self.has_table_at[13].q.val()
+            & self.expired_at[13].q.val();
+        self.tie_break.keep_slot.next = self.valid_at[13].q.val() & self.has_table_at[13].q.val()
+            & !self.expired_at[13].q.val();
+        self.tie_break.slot_valid.next = self.slot_valid_at[13].q.val();
+        self.tie_break.slot_member.next = self.slot_member_at[13].q.val();
+        // cycle 23: the member and its port
+        self.tie_break.use_hash.next = !self.has_table_at[22].q.val();
         self.tie_break.hash_member.next = self.hash_member.member.val();
         self.set_table.egress_set.next = self.hash_member.tag_out.val();
         self.set_table.egress_member.next = self.tie_break.member.val();
         self.result_member.d.next = self.tie_break.member.val();
         self.result_moved.d.next = self.tie_break.moved.val();
-        // cycle 23: the result
-        self.result_valid.next = self.valid_at[22].q.val();
+        // cycle 24: the result
+        self.result_valid.next = self.valid_at[23].q.val();
         self.member.next = self.result_member.q.val();
         self.egress_port.next = self.set_table.egress_port.val();
-        self.selected.next = !self.has_table_at[22].q.val() | self.expired_at[22].q.val();
+        self.selected.next = !self.has_table_at[23].q.val() | self.expired_at[23].q.val();
         self.moved.next = self.result_moved.q.val();
-        self.all_paused.next = self.has_table_at[22].q.val() & self.expired_at[22].q.val()
-            & self.all_paused_at[22].q.val();
-        self.has_slot.next = self.has_table_at[22].q.val();
+        self.all_paused.next = self.has_table_at[23].q.val() & self.expired_at[23].q.val()
+            & self.all_paused_at[23].q.val();
+        self.has_slot.next = self.has_table_at[23].q.val();
         self.slot.next = 0.into();
-        if self.has_table_at[22].q.val() {
-            self.slot.next = self.slot_at[22].q.val();
+        if self.has_table_at[23].q.val() {
+            self.slot.next = self.slot_at[23].q.val();
         }
     }
 }

@@ -15,7 +15,7 @@
 //!   `occupancy_bytes_of[64]`, `paused_of[64]` (paused for `tc`) in cycle 5
 //!
 //! Latency 2 cycles: the copies are
-//! [`OutputRegisteredCopies`], read-first RAMs read through a register
+//! [`OutputRegisteredCopies`](crate::output_registered_copies::OutputRegisteredCopies), read-first RAMs read through a register
 //! that the ECP5 flow moves into each DP16KD (at 128 ports every copy is
 //! one). Read through rust_hdl's RAM, a copy's data left the DP16KD
 //! without that register (4.3 ns from the clock) and went on through 3.3
@@ -30,7 +30,7 @@
 //! member reads in the same cycle.
 //!
 //! ```text
-//!  write ─► [3 cycles] ─► occupancy_ram[0..64], pause_ram[0..64]
+//!  write ─► [3 cycles] ─► occupancy copies [0..64], pause copies [0..64]
 //!  member_ports[k] ──────► occupancy copy k, pause copy k (2 cycles) ─► [tc] ─► k's answer
 //! ```
 

@@ -3,15 +3,20 @@
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use testbench::cosim::{check, run, HALF_PERIOD_PS};
-use testbench::ecn_marker_bench::{strategies, EcnMarkerBench};
+use testbench::ecn_marker_bench::{strategies, EcnMarkerBench, Op};
 use testbench::waves::{render_png, vcd_dir, waveform_fraction, Waves};
 
 type Bench = EcnMarkerBench<7>;
 
+/// The same short ECN marker stimulus for every test here.
+fn fixed_ops() -> Vec<Op> {
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[9; 32]));
+    strategies::ops(16, 20).new_tree(&mut runner).unwrap().current()
+}
+
 #[test]
 fn a_gtkwave_view_renders_headless_and_is_not_blank() {
-    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[9; 32]));
-    let ops = strategies::ops(16, 20).new_tree(&mut runner).unwrap().current();
+    let ops = fixed_ops();
     let bench = Bench::new(16);
     let waves = run(&bench, &bench.trace(&ops), Some(Waves::create::<Bench>("gtkwave_render"))).expect("co-simulation passes").unwrap();
     let (vcd, gtkw) = (waves.vcd_path.clone(), waves.gtkw_path.clone());
@@ -31,8 +36,7 @@ fn a_gtkwave_view_renders_headless_and_is_not_blank() {
 /// none for a passing one (unless SSWITCH_KEEP_VCD=1 asks for it).
 #[test]
 fn a_failing_check_keeps_its_vcd_and_a_passing_one_writes_none() {
-    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[9; 32]));
-    let ops = strategies::ops(16, 20).new_tree(&mut runner).unwrap().current();
+    let ops = fixed_ops();
     let bench = Bench::new(16);
     let trace = bench.trace(&ops);
     let (passing, failing) = (vcd_dir().join("passing_check.vcd"), vcd_dir().join("failing_check.vcd"));
@@ -66,8 +70,7 @@ fn vcd_files_go_to_one_folder_named_after_the_test() {
 #[test]
 fn a_verilator_vcd_renders_with_the_blocks_view() {
     use testbench::verilator::{check_verilated, VerilatedModel};
-    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[9; 32]));
-    let ops = strategies::ops(16, 20).new_tree(&mut runner).unwrap().current();
+    let ops = fixed_ops();
     let bench = Bench::new(16);
     let verilog = synth::HardwareBlock::EcnMarker { ports: 16 }.verilog().unwrap();
     let model = VerilatedModel::build::<Bench>(&verilog).unwrap_or_else(|e| panic!("{e}"));

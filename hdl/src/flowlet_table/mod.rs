@@ -37,30 +37,23 @@
 //! Ordering: a select sees every commit, port-state write and register
 //! write given in earlier cycles, and none of its own cycle.
 //!
-//! Latency 30 cycles, throughput one select per cycle, back to back on
+//! Latency 24 cycles, throughput one select per cycle, back to back on
 //! one slot, one set and one port included.
 //!
 //! ```text
-//!  cycle  0        2,3            3        5          20           29          30
+//!  cycle  0        2,3            3        5          14           23          24
 //!  set ─► set_table ─► member ports ─► port_state ─► least_occupied ─► tie_break ─► set_table
 //!      └► table_map ─► table ─► slot_table ─► expired ───────────────┘   member ─► egress_port
 //!                     hash (cycle 8) ─► set_member (hash mod size) ──────┘
 //! ```
 //!
 //! Fmax and size (16 ports, 4 tables, LFE5U-85F, out of context, seed 1,
-//! Yosys 0.23, nextpnr-ecp5 0.11, `sswitch synth`): 175.6 MHz at speed 8,
-//! the slot's age check (`slot_table.s5_diff_low` -> `s6_expired`, 5.7
-//! ns) the limit, and 133.2 MHz at speed 6; 14,818 LUT4, 21,888 FF, 17
-//! DP16KD, no MULT18X18D, 1,545 CCU2C, 1,664 TRELLIS_DPR16X4 (the member
-//! RAMs and the port state's copies). At 128 ports 139.1 MHz at speed 8
-//! (102.8 MHz at speed 6), limited by routing across the block-RAM
-//! columns: the packet's class fanned out to the 64 members' pause bits
-//! (7.2 ns), the tie break's count (6.9 ns), the pause copies' forwarding
-//! (6.9 ns); 14,147 LUT4, 17,496 FF, 145 DP16KD, 1,024 TRELLIS_DPR16X4.
-//! Since Dec 5, late (latency 24 -> 30), each least-occupied level is a
-//! compare stage and a choose stage: 158.8 -> 175.6 MHz at 16 ports, but
-//! 146.8 -> 139.1 at 128, where the 5,000 more flip-flops spread the
-//! block further. The port
+//! Yosys 0.23, nextpnr-ecp5 0.11, `sswitch synth`): 158.8 MHz at speed 8,
+//! the least-occupied levels (6.3 ns) the limit, and 123.6 MHz at speed
+//! 6; 15,021 LUT4, 16,603 FF, 17 DP16KD, no MULT18X18D, 1,545 CCU2C, 1,664
+//! TRELLIS_DPR16X4 (the member RAMs). At 128 ports 146.8 MHz at speed 8,
+//! the least-occupied levels (6.8 ns) again (109.8 MHz at speed 6);
+//! 14,398 LUT4, 12,211 FF, 145 DP16KD, 1,024 TRELLIS_DPR16X4. The port
 //! state's copies are
 //! [`OutputRegisteredCopies`](crate::output_registered_copies::OutputRegisteredCopies)
 //! since Dec 5 (latency 23 -> 24): at 128 ports each is a DP16KD, which
@@ -73,9 +66,9 @@
 //! (the member RAMs the banked form of it), so their data leaves the
 //! DP16KD's own register (0.7 ns instead of
 //! 5.6 ns: README, "Block RAM in the open flow"). The slowest registers
-//! at 16 ports are now logic, 5.0 to 5.7 ns after the edge: the slot's
-//! age check, the least-occupied compares and first reductions, the tie
-//! break's draw and counts, the egress lookup's RAM address.
+//! are now logic, about 6.1 to 6.7 ns after the edge: the egress lookup's
+//! RAM address (the set member's size check and the tie break's answer
+//! muxed into it), the least-occupied levels, the draw.
 //! Earlier limits, each now a register, a tree or a stage: the slot RAM's
 //! output into the age check (91.1 MHz), the tie break's chained counts
 //! (95.9, 93.4 MHz), the set size RAM's output into hash mod size (105.8
@@ -130,7 +123,7 @@ use table_map::TableMap;
 use tie_break::TieBreak;
 
 /// Cycles from a select to its result.
-pub const LATENCY: usize = 30;
+pub const LATENCY: usize = 24;
 /// Bits of a time in ns (10^15 ns, the longest replay, fits).
 pub const TIME_BITS: usize = 2 * TIME_HALF_BITS;
 /// Cycle at which the set's table is known (the slot address).
@@ -146,14 +139,13 @@ const PORT_STATE_READY: usize = 5;
 const TIES_READY: usize = PORT_STATE_READY + least_occupied::LATENCY;
 /// Cycle at which the member is known.
 const MEMBER_READY: usize = TIES_READY + tie_break::LATENCY;
-/// Cycles the set member's answer (hash mod size, started in cycle 8,
-/// where the hash and the size are at hand) waits for the tie break's.
-const SET_MEMBER_WAIT: usize = MEMBER_READY - 8 - crate::set_member::LATENCY;
 
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
 // so the kernel spells these positions as literals; the asserts keep them
 // equal to the named constants.
-const _: () = assert!(LATENCY == 30 && TABLE_READY == 3 && SLOT_ANSWER == 8 && PORT_STATE_READY == 5 && TIES_READY == 20 && MEMBER_READY == 29 && SET_MEMBER_WAIT == 6 && TIME_HALF_BITS == 25);
+const _: () = assert!(LATENCY == 24 && TABLE_READY == 3 && SLOT_ANSWER == 8 && PORT_STATE_READY == 5 && TIES_READY == 14 && MEMBER_READY == 23 && TIME_HALF_BITS == 25);
+// The set member (hash mod size) starts in cycle 8 and answers with the tie break.
+const _: () = assert!(8 + crate::set_member::LATENCY == MEMBER_READY);
 
 #[derive(LogicBlock)]
 pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E: usize> {
@@ -207,8 +199,6 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     tc_at1: DFF<Bits<3>>,
     tc_at2: DFF<Bits<3>>,
     tc_at3: DFF<Bits<3>>,
-    tc_at4: DFF<Bits<3>>,
-    tc_at5: DFF<Bits<3>>,
     now_low_at1: DFF<Bits<TIME_HALF_BITS>>,
     now_high_at1: DFF<Bits<TIME_HALF_BITS>>,
     hash_at2: DFF<Bits<16>>,
@@ -242,10 +232,6 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     size_at4: DFF<Bits<7>>,
     size_at5: DFF<Bits<7>>,
     all_paused_at: [DFF<Bit>; LATENCY],
-    /// The set member's answer and set, waiting for the tie break:
-    /// `x_wait[i]` holds what the set member gave i + 1 cycles before.
-    hash_member_wait: [DFF<Bits<6>>; SET_MEMBER_WAIT],
-    egress_set_wait: [DFF<Bits<S>>; SET_MEMBER_WAIT],
     result_member: DFF<Bits<6>>,
     result_moved: DFF<Bit>,
     slot_address: Signal<Local, Bits<T>>,
@@ -332,8 +318,6 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             tc_at1: Default::default(),
             tc_at2: Default::default(),
             tc_at3: Default::default(),
-            tc_at4: Default::default(),
-            tc_at5: Default::default(),
             now_low_at1: Default::default(),
             now_high_at1: Default::default(),
             hash_at2: Default::default(),
@@ -367,8 +351,6 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             size_at4: Default::default(),
             size_at5: Default::default(),
             all_paused_at: many(),
-            hash_member_wait: many(),
-            egress_set_wait: many(),
             result_member: Default::default(),
             result_moved: Default::default(),
             slot_address: Default::default(),
@@ -379,7 +361,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
 impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for FlowletTable<P, S, T, E> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, set_at1, set_at2, set_at3, set_at4, set_at5, set_at6, set_at7, set_at8, hash_at4, hash_at5, hash_at6, hash_at7, hash_at8, size_at4, size_at5, size_at6, size_at7, size_at8, hash_at1, tc_at1, tc_at2, tc_at3, tc_at4, tc_at5, now_low_at1, now_high_at1, hash_at2, hash_at3, now_low_at2, now_high_at2,
+        dff_setup!(self, clock, set_at1, set_at2, set_at3, set_at4, set_at5, set_at6, set_at7, set_at8, hash_at4, hash_at5, hash_at6, hash_at7, hash_at8, size_at4, size_at5, size_at6, size_at7, size_at8, hash_at1, tc_at1, tc_at2, tc_at3, now_low_at1, now_high_at1, hash_at2, hash_at3, now_low_at2, now_high_at2,
             now_low_at3, now_high_at3, size_at3, result_member, result_moved);
         for c in 0..LATENCY {
             self.valid_at[c].clock.next = self.clock.val();
@@ -387,10 +369,6 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
             self.slot_at[c].clock.next = self.clock.val();
             self.all_paused_at[c].clock.next = self.clock.val();
             self.expired_at[c].clock.next = self.clock.val();
-        }
-        for c in 0..SET_MEMBER_WAIT {
-            self.hash_member_wait[c].clock.next = self.clock.val();
-            self.egress_set_wait[c].clock.next = self.clock.val();
         }
         for c in 0..TIES_READY {
             self.slot_valid_at[c].clock.next = self.clock.val();
@@ -455,6 +433,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         // cycle 3: the members (registered twice out of their RAMs) read their port state
         self.tc_at2.d.next = self.tc_at1.q.val();
         self.tc_at3.d.next = self.tc_at2.q.val();
+        self.port_state.tc.next = self.tc_at3.q.val();
         self.port_state.occupancy_write.next = self.occupancy_write.val();
         self.port_state.occupancy_port.next = self.occupancy_port.val();
         self.port_state.occupancy_bytes.next = self.occupancy_bytes.val();
@@ -464,7 +443,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         self.set_at2.d.next = self.set_at1.q.val();
         self.set_at3.d.next = self.set_at2.q.val();
         self.size_at3.d.next = self.set_table.set_size.val();
-        // cycle 8: hash mod size, answered in cycle 23 and held until the tie break's in 29
+        // cycle 8: hash mod size, answered in cycle 23 with the tie break
         self.hash_at4.d.next = self.hash_at3.q.val();
         self.hash_at5.d.next = self.hash_at4.q.val();
         self.size_at4.d.next = self.size_at3.q.val();
@@ -492,12 +471,9 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         // cycle 5 on: the least-occupied candidates
         for k in 0..MEMBERS {
             self.least_occupied.occupancy_bytes_of[k].next = self.port_state.occupancy_bytes_of[k].val();
-            self.least_occupied.paused_classes_of[k].next = self.port_state.paused_classes_of[k].val();
+            self.least_occupied.paused_of[k].next = self.port_state.paused_of[k].val();
         }
         self.least_occupied.set_size.next = self.size_at5.q.val();
-        self.tc_at4.d.next = self.tc_at3.q.val();
-        self.tc_at5.d.next = self.tc_at4.q.val();
-        self.least_occupied.tc.next = self.tc_at5.q.val();
         self.least_occupied.pfc_aware.next = self.registers.pfc_aware.val();
         // the context down the stages
         for c in 1..LATENCY {
@@ -527,48 +503,41 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> Logic for F
         for c in 0..TIES_READY {
             self.all_paused_at[c].d.next = false;
         }
-        self.all_paused_at[20].d.next = self.least_occupied.all_paused.val();
-        for c in 21..LATENCY {
+        self.all_paused_at[14].d.next = self.least_occupied.all_paused.val();
+        for c in 15..LATENCY {
             self.all_paused_at[c].d.next = self.all_paused_at[c - 1].q.val();
         }
-        // cycle 20: the tie break (slot answer delayed alongside)
+        // cycle 14: the tie break (slot answer delayed alongside)
         self.tie_break.seed_write.next = self.registers.seed_write.val();
         self.tie_break.seed.next = self.registers.seed.val();
         for k in 0..MEMBERS {
             self.tie_break.tie_mask[k].next = self.least_occupied.tie_mask[k].val();
         }
-        self.tie_break.reselect.next = self.valid_at[19].q.val() & self.has_table_at[19].q.val()
-            & self.expired_at[19].q.val();
-        self.tie_break.keep_slot.next = self.valid_at[19].q.val() & self.has_table_at[19].q.val()
-            & !self.expired_at[19].q.val();
-        self.tie_break.slot_valid.next = self.slot_valid_at[19].q.val();
-        self.tie_break.slot_member.next = self.slot_member_at[19].q.val();
-        // cycle 23 to 29: the set member's answer waits
-        self.hash_member_wait[0].d.next = self.hash_member.member.val();
-        self.egress_set_wait[0].d.next = self.hash_member.tag_out.val();
-        for c in 1..SET_MEMBER_WAIT {
-            self.hash_member_wait[c].d.next = self.hash_member_wait[c - 1].q.val();
-            self.egress_set_wait[c].d.next = self.egress_set_wait[c - 1].q.val();
-        }
-        // cycle 29: the member and its port
-        self.tie_break.use_hash.next = !self.has_table_at[28].q.val();
-        self.tie_break.hash_member.next = self.hash_member_wait[5].q.val();
-        self.set_table.egress_set.next = self.egress_set_wait[5].q.val();
+        self.tie_break.reselect.next = self.valid_at[13].q.val() & self.has_table_at[13].q.val()
+            & self.expired_at[13].q.val();
+        self.tie_break.keep_slot.next = self.valid_at[13].q.val() & self.has_table_at[13].q.val()
+            & !self.expired_at[13].q.val();
+        self.tie_break.slot_valid.next = self.slot_valid_at[13].q.val();
+        self.tie_break.slot_member.next = self.slot_member_at[13].q.val();
+        // cycle 23: the member and its port
+        self.tie_break.use_hash.next = !self.has_table_at[22].q.val();
+        self.tie_break.hash_member.next = self.hash_member.member.val();
+        self.set_table.egress_set.next = self.hash_member.tag_out.val();
         self.set_table.egress_member.next = self.tie_break.member.val();
         self.result_member.d.next = self.tie_break.member.val();
         self.result_moved.d.next = self.tie_break.moved.val();
-        // cycle 30: the result
-        self.result_valid.next = self.valid_at[29].q.val();
+        // cycle 24: the result
+        self.result_valid.next = self.valid_at[23].q.val();
         self.member.next = self.result_member.q.val();
         self.egress_port.next = self.set_table.egress_port.val();
-        self.selected.next = !self.has_table_at[29].q.val() | self.expired_at[29].q.val();
+        self.selected.next = !self.has_table_at[23].q.val() | self.expired_at[23].q.val();
         self.moved.next = self.result_moved.q.val();
-        self.all_paused.next = self.has_table_at[29].q.val() & self.expired_at[29].q.val()
-            & self.all_paused_at[29].q.val();
-        self.has_slot.next = self.has_table_at[29].q.val();
+        self.all_paused.next = self.has_table_at[23].q.val() & self.expired_at[23].q.val()
+            & self.all_paused_at[23].q.val();
+        self.has_slot.next = self.has_table_at[23].q.val();
         self.slot.next = 0.into();
-        if self.has_table_at[29].q.val() {
-            self.slot.next = self.slot_at[29].q.val();
+        if self.has_table_at[23].q.val() {
+            self.slot.next = self.slot_at[23].q.val();
         }
     }
 }

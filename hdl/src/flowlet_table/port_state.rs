@@ -11,10 +11,8 @@
 //!   `occupancy_bytes` (32 bits, bytes), in cycle c
 //! * pause: `pause_write`, `pause_port` (8 bits), `paused_classes` (bit n:
 //!   class n paused), in cycle c
-//! * read: `member_ports[64]` (P bits each) in cycle 3 ->
-//!   `occupancy_bytes_of[64]`, `paused_classes_of[64]` (bit n: class n
-//!   paused) in cycle 5; the least-occupied tree picks the packet's class
-//!   from registers
+//! * read: `member_ports[64]` (P bits each), `tc` (3 bits) in cycle 3 ->
+//!   `occupancy_bytes_of[64]`, `paused_of[64]` (paused for `tc`) in cycle 5
 //!
 //! Latency 2 cycles: the copies are
 //! [`OutputRegisteredCopies`](crate::output_registered_copies::OutputRegisteredCopies), read-first RAMs read through a register
@@ -33,7 +31,7 @@
 //!
 //! ```text
 //!  write ─► [3 cycles] ─► occupancy copies [0..64], pause copies [0..64]
-//!  member_ports[k] ──────► occupancy copy k, pause copy k (2 cycles) ─► k's answer
+//!  member_ports[k] ──────► occupancy copy k, pause copy k (2 cycles) ─► [tc] ─► k's answer
 //! ```
 
 use super::set_table::MEMBERS;
@@ -54,8 +52,9 @@ pub struct PortState<const P: usize> {
     pub paused_classes: Signal<In, Bits<8>>,
     // read
     pub member_ports: [Signal<In, Bits<P>>; MEMBERS],
+    pub tc: Signal<In, Bits<3>>,
     pub occupancy_bytes_of: [Signal<Out, Bits<32>>; MEMBERS],
-    pub paused_classes_of: [Signal<Out, Bits<8>>; MEMBERS],
+    pub paused_of: [Signal<Out, Bit>; MEMBERS],
     occupancy_copies: OutputRegisteredCopies<Bits<32>, P, MEMBERS>,
     pause_copies: OutputRegisteredCopies<Bits<8>, P, MEMBERS>,
     // the writes, one, two and three cycles later
@@ -77,6 +76,9 @@ pub struct PortState<const P: usize> {
     pause_write_q3: DFF<Bit>,
     pause_port_q3: DFF<Bits<P>>,
     paused_classes_q3: DFF<Bits<8>>,
+    /// The class read, in the cycles of the copies' answers.
+    tc_q: DFF<Bits<3>>,
+    tc_qq: DFF<Bits<3>>,
 }
 
 impl<const P: usize> Default for PortState<P> {
@@ -90,8 +92,9 @@ impl<const P: usize> Default for PortState<P> {
             pause_port: Default::default(),
             paused_classes: Default::default(),
             member_ports: many(),
+            tc: Default::default(),
             occupancy_bytes_of: many(),
-            paused_classes_of: many(),
+            paused_of: many(),
             occupancy_copies: OutputRegisteredCopies::new(true),
             pause_copies: OutputRegisteredCopies::new(true),
             occupancy_write_q: Default::default(),
@@ -112,6 +115,8 @@ impl<const P: usize> Default for PortState<P> {
             pause_write_q3: Default::default(),
             pause_port_q3: Default::default(),
             paused_classes_q3: Default::default(),
+            tc_q: Default::default(),
+            tc_qq: Default::default(),
         }
     }
 }
@@ -122,7 +127,7 @@ impl<const P: usize> Logic for PortState<P> {
         dff_setup!(self, clock, occupancy_write_q, occupancy_port_q, occupancy_bytes_q, pause_write_q, pause_port_q,
             paused_classes_q, occupancy_write_qq, occupancy_port_qq, occupancy_bytes_qq, pause_write_qq, pause_port_qq,
             paused_classes_qq, occupancy_write_q3, occupancy_port_q3, occupancy_bytes_q3, pause_write_q3, pause_port_q3,
-            paused_classes_q3);
+            paused_classes_q3, tc_q, tc_qq);
         self.occupancy_write_q.d.next = self.occupancy_write.val();
         self.occupancy_port_q.d.next = bit_cast::<P, 8>(self.occupancy_port.val());
         self.occupancy_bytes_q.d.next = self.occupancy_bytes.val();
@@ -141,6 +146,8 @@ impl<const P: usize> Logic for PortState<P> {
         self.pause_write_q3.d.next = self.pause_write_qq.q.val();
         self.pause_port_q3.d.next = self.pause_port_qq.q.val();
         self.paused_classes_q3.d.next = self.paused_classes_qq.q.val();
+        self.tc_q.d.next = self.tc.val();
+        self.tc_qq.d.next = self.tc_q.q.val();
         self.occupancy_copies.clock.next = self.clock.val();
         self.occupancy_copies.write_address.next = self.occupancy_port_q3.q.val();
         self.occupancy_copies.write_data.next = self.occupancy_bytes_q3.q.val();
@@ -153,7 +160,7 @@ impl<const P: usize> Logic for PortState<P> {
             self.occupancy_copies.read_address[k].next = self.member_ports[k].val();
             self.occupancy_bytes_of[k].next = self.occupancy_copies.read_data[k].val();
             self.pause_copies.read_address[k].next = self.member_ports[k].val();
-            self.paused_classes_of[k].next = self.pause_copies.read_data[k].val();
+            self.paused_of[k].next = self.pause_copies.read_data[k].val().get_bit(self.tc_qq.q.val().index());
         }
     }
 }

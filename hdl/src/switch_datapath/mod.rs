@@ -50,7 +50,7 @@
 //!
 //! Latency, from the cycle the event is taken to `result_valid`
 //! ([`arrival_cycles`], [`TX_START_CYCLES`], [`BUFFER_EVENT_CYCLES`]):
-//! an arrival 64 + d cycles, d the ports changed since the last arrival's
+//! an arrival 58 + d cycles, d the ports changed since the last arrival's
 //! refresh (an admission or release on them, a PFC frame received on
 //! them; at most 16), plus 2^P when a received pause may have ended since
 //! the last walk over every port or more than 16 ports changed; 28 when
@@ -72,8 +72,8 @@
 //! TRELLIS_DPR16X4. At 128 ports (2 tables): 59.5 MHz, the path again in
 //! the buffer manager (`quantum_ram` -> `sweep.due_ram`, the re-send's due
 //! time); 24,139 LUT4, 16,299 FF, 188 DP16KD, 25 MULT18X18D, 3,199 CCU2C,
-//! 1,024 TRELLIS_DPR16X4. An arrival takes 64 + d cycles, so at 55 MHz
-//! about 0.85 M arrivals/s. The model's 128 flow tables do not fit this
+//! 1,024 TRELLIS_DPR16X4. An arrival takes 58 + d cycles, so at 55 MHz
+//! about 1 M arrivals/s. The model's 128 flow tables do not fit this
 //! device beside the rest: their 64 Ki slots of 57 bits need at least 204
 //! of its 208 DP16KD.
 

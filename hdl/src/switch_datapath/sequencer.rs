@@ -25,7 +25,7 @@
 //!   blocks' outputs this cycle)
 //!
 //! An arrival, in cycles after `accept` (B = buffer-manager latency 4,
-//! H = hash latency 21, F = flowlet latency 30):
+//! H = hash latency 21, F = flowlet latency 24):
 //!
 //! ```text
 //!  Start: key + probe ─► WaitHash (probe answer at B, hash at H)

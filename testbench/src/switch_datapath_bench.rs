@@ -128,6 +128,28 @@ pub struct Coverage {
     pub overflow_walks: usize,
 }
 
+/// Coverage of several schedules: counts add up; `sets`, the sets
+/// selected on by one schedule, is the largest of them.
+impl std::ops::AddAssign<&Coverage> for Coverage {
+    fn add_assign(&mut self, other: &Coverage) {
+        self.arrivals += other.arrivals;
+        self.admitted += other.admitted;
+        self.refused_at_ingress += other.refused_at_ingress;
+        self.dropped_at_egress += other.dropped_at_egress;
+        self.to_headroom += other.to_headroom;
+        self.trimmed += other.trimmed;
+        self.pauses_sent += other.pauses_sent;
+        self.marked += other.marked;
+        self.resumes += other.resumes;
+        self.pfc_frames += other.pfc_frames;
+        self.sets = self.sets.max(other.sets);
+        self.balanced += other.balanced;
+        self.full_walks += other.full_walks;
+        self.ring_walks += other.ring_walks;
+        self.overflow_walks += other.overflow_walks;
+    }
+}
+
 /// The datapath's record of which ports to refresh
 /// (`hdl::switch_datapath::port_refresh`), kept alongside the reference.
 #[derive(Clone, Debug)]

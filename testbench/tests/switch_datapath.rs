@@ -57,18 +57,7 @@ fn recorded_workloads_reach_every_outcome() {
         let (trace, coverage) = trace_of(&c);
         println!("seed {}: {} cycles, {coverage:?}", c.seed, trace.cycles());
         check(&bench, &trace, &format!("switch_datapath_recorded_{}", c.seed)).unwrap_or_else(|m| panic!("{m}"));
-        total.refused_at_ingress += coverage.refused_at_ingress;
-        total.dropped_at_egress += coverage.dropped_at_egress;
-        total.to_headroom += coverage.to_headroom;
-        total.trimmed += coverage.trimmed;
-        total.pauses_sent += coverage.pauses_sent;
-        total.resumes += coverage.resumes;
-        total.marked += coverage.marked;
-        total.pfc_frames += coverage.pfc_frames;
-        total.balanced += coverage.balanced;
-        total.sets = total.sets.max(coverage.sets);
-        total.full_walks += coverage.full_walks;
-        total.ring_walks += coverage.ring_walks;
+        total += &coverage;
     }
     assert!(total.refused_at_ingress >= 20 && total.dropped_at_egress >= 20 && total.to_headroom >= 5 && total.trimmed >= 20, "{total:?}");
     assert!(total.pauses_sent >= 2 && total.resumes >= 2 && total.marked >= 10 && total.pfc_frames >= 10, "{total:?}");

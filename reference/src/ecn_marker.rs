@@ -197,4 +197,43 @@ mod tests {
         assert_eq!(ewma_step(123, 456, 0), 123);
         assert_eq!(to_q16(Decimal::new(10, 2)), 6554);
     }
+
+    /// Two steps in one, as `hdl/src/ecn_marker.rs` states: with A = 65536 -
+    /// w and r1 the first step's remainder (from the mean's low 16 bits),
+    /// `(m0 A^2 + q1 w A - r1 A + q2 w 2^16) >> 32`.
+    fn two_steps_at_once(m0: u32, q1: u32, q2: u32, w: u32) -> u32 {
+        let (a, w) = (65536 - w as u128, w as u128);
+        let r1 = ((m0 as u128 & 0xFFFF) * (a & 0xFFFF) + q1 as u128 * w) & 0xFFFF;
+        ((m0 as u128 * a * a + q1 as u128 * w * a - r1 * a + ((q2 as u128 * w) << 16)) >> 32) as u32
+    }
+
+    #[test]
+    fn the_two_step_look_ahead_is_bit_exact() {
+        let edges = [0u32, 1, 0xFFFF, 0x1_0000, 0x7FFF_FFFF, u32::MAX - 1, u32::MAX];
+        let weights = [0u32, 1, 2, 0x8000, 0xFFFF, 0x1_0000];
+        let mut x = 0x2545_F491_u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32
+        };
+        let mut checked = 0;
+        for &w in &weights {
+            for &m0 in &edges {
+                for &q1 in &edges {
+                    for &q2 in &edges {
+                        assert_eq!(two_steps_at_once(m0, q1, q2, w), ewma_step(ewma_step(m0, q1, w), q2, w), "m0 {m0} q1 {q1} q2 {q2} w {w}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        for _ in 0..100_000 {
+            let (m0, q1, q2, w) = (next(), next(), next(), next() % 65537);
+            assert_eq!(two_steps_at_once(m0, q1, q2, w), ewma_step(ewma_step(m0, q1, w), q2, w), "m0 {m0} q1 {q1} q2 {q2} w {w}");
+            checked += 1;
+        }
+        assert_eq!(checked, 6 * 7 * 7 * 7 + 100_000);
+    }
 }

@@ -92,11 +92,15 @@
 //! ```
 //!
 //! Fmax and size (LFE5U-85F, out of context, seed 1, Yosys 0.23, nextpnr-ecp5
-//! 0.11): 16 ports 54.2 MHz at speed 8, 42.1 MHz at speed 6, 7,897 LUT4,
-//! 3,999 FF, 20 DP16KD, 18 MULT18X18D, 1,436 CCU2C; 128 ports 48.9 and
-//! 35.9 MHz, 7,470 LUT4, 43 DP16KD. The limit at 16 ports is the admission
-//! decision's loop (forwarding, the comparisons, the next counter values);
-//! at 128 ports the candidates' stage C1.
+//! 0.11): 16 ports 58.2 MHz at speed 8, 42.1 MHz at speed 6, 9,424 LUT4,
+//! 4,347 FF, 20 DP16KD, 18 MULT18X18D, 1,292 CCU2C; 128 ports 54.5 and
+//! 46.0 MHz, 8,751 LUT4, 4,385 FF, 43 DP16KD. At 16 ports and speed 8 the
+//! limit is the look-ahead's stage C2 (a candidate's free bytes, the alpha
+//! multiply, the sum: `lookahead.c2_size` -> `lookahead.d_limit`, 17.2 ns);
+//! within 0.6 ns of it come the received frame's quanta into its pause end
+//! (`quantum_ram` -> `pfc.deadline_ram`, the limit at speed 6), the re-send
+//! sweep's due time and the pool registers, within 1.6 ns the counters'
+//! forwarding compares (`egress_ram.hits_newer`, the limit at 128 ports).
 //!
 //! Drop reasons are [`DropCode`] values.
 

@@ -110,7 +110,7 @@ fn routes_no_slower_than(block: &str, extra: &[&str], floor_mhz: f64) -> serde_j
 
 #[test]
 fn synth_routes_the_ecn_marker_no_slower_than_last_measured() {
-    routes_no_slower_than("ecn-marker", &[], 76.0);
+    routes_no_slower_than("ecn-marker", &[], 96.0);
 }
 
 #[test]

@@ -23,7 +23,7 @@
 //! own cycle and of the [`CANCEL_WINDOW`] cycles before it.
 //!
 //! ```text
-//!  event ─►[s1] RAM read ─►[s2] RAM data registered, queue x w products
+//!  event ─►[s1] RAM read ─►[s2] RAM data registered, queue x w terms
 //!           │                 mean_now = forward1 | forward2 | RAM data
 //!           │                 update: EWMA step ─► RAM write, forward1 (forward2 <- forward1)
 //!           └──────────────►[s3] mean; band of the pool; draw (xorshift32)
@@ -41,11 +41,11 @@
 //! `forward2` out, and the co-simulation must catch it.
 //!
 //! Fmax and size (16 ports, LFE5U-85F, out of context, seed 1, Yosys 0.23,
-//! nextpnr-ecp5 0.11): 76.8 MHz at speed 8, 59.3 MHz at speed 6; 2,171
-//! LUT4, 1,115 FF, 1 DP16KD, 6 MULT18X18D, 121 CCU2C; at 128 ports 75.0 and
-//! 59.0 MHz, 2 DP16KD. The limit is the EWMA
-//! loop itself (forwarding mux, a 16x16 multiply, two adders, back to the
-//! mux), which must close in one cycle for updates back to back on one
+//! nextpnr-ecp5 0.11): 96.6 MHz at speed 8, 74.7 MHz at speed 6; 2,224
+//! LUT4, 1,067 FF, 1 DP16KD, 6 MULT18X18D, 128 CCU2C; at 128 ports 93.2 and
+//! 70.8 MHz, 2 DP16KD. The limit is the EWMA loop itself (10.4 ns:
+//! forwarding mux, a 16x16 multiply, a carry-save level, one 48-bit carry
+//! chain, back to the mux), which must close in one cycle for updates back to back on one
 //! queue. The MULT18X18D alone takes 3.1 ns, and about 2 ns of routing in
 //! and out (speed 8). A bit-exact look-ahead over two updates exists, with
 //! A = 65536 - w: `m2 = (m0 A^2 + q1 w A - r1 A + q2 w 2^16) >> 32`, where
@@ -111,11 +111,11 @@ pub struct EcnMarker<const A: usize> {
     s2_decide: DFF<Bit>,
     s2_address: DFF<Bits<A>>,
     s2_pool: DFF<Bits<3>>,
-    s2_queue: DFF<Bits<32>>,
     s2_ect: DFF<Bit>,
     s2_ram_mean: DFF<Bits<32>>,
-    s2_queue_lo_product: DFF<Bits<32>>,
-    s2_queue_hi_product: DFF<Bits<32>>,
+    /// The queue's part of the step, `queue x w` in 48 bits (`queue x
+    /// 65536` at full weight), summed a stage ahead of the loop.
+    s2_queue_product: DFF<Bits<48>>,
     /// The queue is the one the step ahead (in stage 2 last cycle) or the
     /// one before it writes: which forwarding register to use, decided a
     /// stage early so that the loop through them holds no comparator.
@@ -131,7 +131,10 @@ pub struct EcnMarker<const A: usize> {
     s3_decide: DFF<Bit>,
     s3_pool: DFF<Bits<3>>,
     s3_ect: DFF<Bit>,
-    s3_mean: DFF<Bits<32>>,
+    /// The average before the event and after its EWMA step: which one
+    /// is the event's is chosen in stage 3, out of the loop.
+    s3_mean_before: DFF<Bits<32>>,
+    s3_mean_after: DFF<Bits<32>>,
     // stage 4: the marking comparison's operands
     s4_update: DFF<Bit>,
     s4_decide: DFF<Bit>,
@@ -157,14 +160,23 @@ pub struct EcnMarker<const A: usize> {
     s1_queue_lo: Signal<Local, Bits<16>>,
     mean_now_lo: Signal<Local, Bits<16>>,
     /// Registers derived from the weight when it is written, so that the
-    /// EWMA loop starts at a register: 65536 - w (low 16 bits), w = 0, w >= 65536.
+    /// EWMA loop starts at a register and holds no mux for the weight's
+    /// edge values: 65536 - w (low 16 bits; 0 at full weight), all ones
+    /// when w = 0 (the step keeps the mean: 65536 - w has no low bits),
+    /// w >= 65536.
     keep_lo: DFF<Bits<16>>,
-    weight_is_zero: DFF<Bit>,
+    zero_weight_mask: DFF<Bits<32>>,
     weight_is_full: DFF<Bit>,
+    queue_lo_product: Signal<Local, Bits<32>>,
+    queue_hi_product: Signal<Local, Bits<32>>,
     mean_lo_product: Signal<Local, Bits<32>>,
     mean_hi_product: Signal<Local, Bits<32>>,
-    low_sum: Signal<Local, Bits<33>>,
+    kept_mean: Signal<Local, Bits<32>>,
+    /// `mean x (65536 - w) + queue x w`, 48 bits: its bits 16 to 47 are the step.
+    step_sum: Signal<Local, Bits<48>>,
     mean_next: Signal<Local, Bits<32>>,
+    /// Stage 3: the event's average (after the step for an update).
+    s3_mean: Signal<Local, Bits<32>>,
     draw_a: Signal<Local, Bits<32>>,
     draw_b: Signal<Local, Bits<32>>,
     draw_next: Signal<Local, Bits<32>>,
@@ -187,6 +199,7 @@ pub struct EcnMarker<const A: usize> {
     reg_band_shift: [Constant<Bits<8>>; 8],
     zero_seed_replacement: Constant<Bits<32>>,
     full_weight: Constant<Bits<17>>,
+    all_ones: Constant<Bits<32>>,
 }
 
 impl<const A: usize> EcnMarker<A> {
@@ -235,11 +248,9 @@ impl<const A: usize> EcnMarker<A> {
             s2_decide: Default::default(),
             s2_address: Default::default(),
             s2_pool: Default::default(),
-            s2_queue: Default::default(),
             s2_ect: Default::default(),
             s2_ram_mean: Default::default(),
-            s2_queue_lo_product: Default::default(),
-            s2_queue_hi_product: Default::default(),
+            s2_queue_product: Default::default(),
             s2_matches_forward1: Default::default(),
             s2_matches_forward2: Default::default(),
             forward1_valid: Default::default(),
@@ -250,7 +261,8 @@ impl<const A: usize> EcnMarker<A> {
             s3_decide: Default::default(),
             s3_pool: Default::default(),
             s3_ect: Default::default(),
-            s3_mean: Default::default(),
+            s3_mean_before: Default::default(),
+            s3_mean_after: Default::default(),
             s4_update: Default::default(),
             s4_decide: Default::default(),
             s4_ect: Default::default(),
@@ -270,11 +282,15 @@ impl<const A: usize> EcnMarker<A> {
             s1_queue_lo: Default::default(),
             mean_now_lo: Default::default(),
             keep_lo: Default::default(),
-            weight_is_zero: Default::default(),
+            zero_weight_mask: Default::default(),
             weight_is_full: Default::default(),
+            queue_lo_product: Default::default(),
+            queue_hi_product: Default::default(),
             mean_lo_product: Default::default(),
             mean_hi_product: Default::default(),
-            low_sum: Default::default(),
+            kept_mean: Default::default(),
+            step_sum: Default::default(),
+            s3_mean: Default::default(),
             mean_next: Default::default(),
             draw_a: Default::default(),
             draw_b: Default::default(),
@@ -295,6 +311,7 @@ impl<const A: usize> EcnMarker<A> {
             reg_band_shift: std::array::from_fn(|p| c8(ECN_BAND_BASE + 4 * p as u8 + 2)),
             zero_seed_replacement: Constant::new(Bits::<32>::from(ZERO_SEED_REPLACEMENT as LiteralType)),
             full_weight: Constant::new(Bits::<17>::from(65536 as LiteralType)),
+            all_ones: Constant::new(Bits::<32>::from(u32::MAX as LiteralType)),
         })
     }
 }
@@ -302,11 +319,11 @@ impl<const A: usize> EcnMarker<A> {
 impl<const A: usize> Logic for EcnMarker<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ecn_enable, weight_q16, keep_lo, weight_is_zero, weight_is_full, max_prob_q16, draw_state,
+        dff_setup!(self, clock, ecn_enable, weight_q16, keep_lo, zero_weight_mask, weight_is_full, max_prob_q16, draw_state,
             s1_update, s1_decide, s1_address, s1_pool, s1_queue, s1_ect,
-            s2_update, s2_decide, s2_address, s2_pool, s2_queue, s2_ect, s2_ram_mean, s2_queue_lo_product, s2_queue_hi_product, s2_matches_forward1, s2_matches_forward2,
+            s2_update, s2_decide, s2_address, s2_pool, s2_ect, s2_ram_mean, s2_queue_product, s2_matches_forward1, s2_matches_forward2,
             forward1_valid, forward1_address, forward1_mean, forward2_mean,
-            s3_update, s3_decide, s3_pool, s3_ect, s3_mean,
+            s3_update, s3_decide, s3_pool, s3_ect, s3_mean_before, s3_mean_after,
             s4_update, s4_decide, s4_ect, s4_mean, s4_at_or_above_max, s4_at_or_above_min, s4_draw_high, s4_range_scaled, s4_delta_scaled,
             s5_update, s5_decide, s5_marked, s5_mean);
         for p in 0..8 {
@@ -325,8 +342,14 @@ impl<const A: usize> Logic for EcnMarker<A> {
             if self.cfg_address.val() == self.reg_weight.val() {
                 self.weight_q16.d.next = bit_cast::<17, _>(self.cfg_data.val());
                 self.keep_lo.d.next = bit_cast::<16, 17>(self.full_weight.val() - bit_cast::<17, _>(self.cfg_data.val()));
-                self.weight_is_zero.d.next = bit_cast::<17, _>(self.cfg_data.val()) == 0;
+                self.zero_weight_mask.d.next = 0.into();
+                if bit_cast::<17, _>(self.cfg_data.val()) == 0 {
+                    self.zero_weight_mask.d.next = self.all_ones.val();
+                }
                 self.weight_is_full.d.next = bit_cast::<17, _>(self.cfg_data.val()) >= self.full_weight.val();
+                if bit_cast::<17, _>(self.cfg_data.val()) >= self.full_weight.val() {
+                    self.keep_lo.d.next = 0.into();
+                }
             }
             if self.cfg_address.val() == self.reg_max_prob.val() {
                 self.max_prob_q16.d.next = bit_cast::<16, _>(self.cfg_data.val());
@@ -360,12 +383,15 @@ impl<const A: usize> Logic for EcnMarker<A> {
         self.s2_decide.d.next = self.s1_decide.q.val() & !self.reset.val();
         self.s2_address.d.next = self.s1_address.q.val();
         self.s2_pool.d.next = self.s1_pool.q.val();
-        self.s2_queue.d.next = self.s1_queue.q.val();
         self.s2_ect.d.next = self.s1_ect.q.val();
         self.s2_ram_mean.d.next = self.mean_ram.read_data.val();
         self.s1_queue_lo.next = bit_cast::<16, _>(self.s1_queue.q.val());
-        self.s2_queue_lo_product.d.next = self.s1_queue_lo.val() * self.weight_lo.val();
-        self.s2_queue_hi_product.d.next = self.s1_queue.q.val().get_bits::<16>(16) * self.weight_lo.val();
+        self.queue_lo_product.next = self.s1_queue_lo.val() * self.weight_lo.val();
+        self.queue_hi_product.next = self.s1_queue.q.val().get_bits::<16>(16) * self.weight_lo.val();
+        self.s2_queue_product.d.next = (bit_cast::<48, 32>(self.queue_hi_product.val()) << 16) + bit_cast::<48, 32>(self.queue_lo_product.val());
+        if self.weight_is_full.q.val() {
+            self.s2_queue_product.d.next = bit_cast::<48, 32>(self.s1_queue.q.val()) << 16;
+        }
         // Next cycle forward1 holds what stage 2 writes now, forward2 what forward1 holds.
         self.s2_matches_forward1.d.next = self.s2_update.q.val() & !self.reset.val() & (self.s2_address.q.val() == self.s1_address.q.val());
         self.s2_matches_forward2.d.next = self.forward1_valid.q.val() & (self.forward1_address.q.val() == self.s1_address.q.val());
@@ -379,21 +405,18 @@ impl<const A: usize> Logic for EcnMarker<A> {
         if self.s2_matches_forward1.q.val() {
             self.mean_now.next = self.forward1_mean.q.val();
         }
-        // EWMA: (mean (65536 - w) + queue w) >> 16 from four 16 x 16 products:
-        // mean_hi k + queue_hi w + ((mean_lo k + queue_lo w) >> 16), the queue's
-        // products summed a stage earlier so that the loop through the
-        // forwarding registers holds two products and two adders.
+        // EWMA: (mean k + queue w) >> 16 with k = 65536 - w, from two 16 x 16
+        // products of the mean and the queue's product of the stage before:
+        // one 48-bit sum, so that the loop through the forwarding registers
+        // holds the products, a carry-save level and one carry chain.
         self.mean_now_lo.next = bit_cast::<16, _>(self.mean_now.val());
         self.mean_lo_product.next = self.mean_now_lo.val() * self.keep_lo.q.val();
         self.mean_hi_product.next = self.mean_now.val().get_bits::<16>(16) * self.keep_lo.q.val();
-        self.low_sum.next = bit_cast::<33, 32>(self.mean_lo_product.val()) + bit_cast::<33, 32>(self.s2_queue_lo_product.q.val());
-        self.mean_next.next = self.mean_hi_product.val() + self.s2_queue_hi_product.q.val() + bit_cast::<32, 33>(self.low_sum.val() >> 16);
-        if self.weight_is_zero.q.val() {
-            self.mean_next.next = self.mean_now.val();
-        }
-        if self.weight_is_full.q.val() {
-            self.mean_next.next = self.s2_queue.q.val();
-        }
+        // At w = 0, k = 65536 has no low bits: both products are 0 and the mean is kept.
+        self.kept_mean.next = self.mean_hi_product.val() | (self.mean_now.val() & self.zero_weight_mask.q.val());
+        self.step_sum.next = (bit_cast::<48, 32>(self.kept_mean.val()) << 16) + bit_cast::<48, 32>(self.mean_lo_product.val())
+            + self.s2_queue_product.q.val();
+        self.mean_next.next = bit_cast::<32, 48>(self.step_sum.val() >> 16);
         self.mean_ram.write_address.next = self.s2_address.q.val();
         self.mean_ram.write_data.next = self.mean_next.val();
         self.mean_ram.write_enable.next = self.s2_update.q.val() & !self.reset.val();
@@ -405,10 +428,8 @@ impl<const A: usize> Logic for EcnMarker<A> {
         self.s3_decide.d.next = self.s2_decide.q.val() & !self.reset.val();
         self.s3_pool.d.next = self.s2_pool.q.val();
         self.s3_ect.d.next = self.s2_ect.q.val();
-        self.s3_mean.d.next = self.mean_now.val();
-        if self.s2_update.q.val() {
-            self.s3_mean.d.next = self.mean_next.val();
-        }
+        self.s3_mean_before.d.next = self.mean_now.val();
+        self.s3_mean_after.d.next = self.mean_next.val();
         // Stage 3: the pool's band, the draw (xorshift32, one per decision).
         self.draw_a.next = self.draw_state.q.val() ^ (self.draw_state.q.val() << 13);
         self.draw_b.next = self.draw_a.val() ^ (self.draw_a.val() >> 17);
@@ -421,6 +442,10 @@ impl<const A: usize> Logic for EcnMarker<A> {
             if self.cfg_data.val() == 0 {
                 self.draw_state.d.next = self.zero_seed_replacement.val();
             }
+        }
+        self.s3_mean.next = self.s3_mean_before.q.val();
+        if self.s3_update.q.val() {
+            self.s3_mean.next = self.s3_mean_after.q.val();
         }
         self.pool_min.next = self.band_min[0].q.val();
         self.pool_max.next = self.band_max[0].q.val();
@@ -435,12 +460,12 @@ impl<const A: usize> Logic for EcnMarker<A> {
         self.s4_update.d.next = self.s3_update.q.val();
         self.s4_decide.d.next = self.s3_decide.q.val();
         self.s4_ect.d.next = self.s3_ect.q.val();
-        self.s4_mean.d.next = self.s3_mean.q.val();
-        self.s4_at_or_above_max.d.next = self.s3_mean.q.val() >= self.pool_max.val();
-        self.s4_at_or_above_min.d.next = self.s3_mean.q.val() >= self.pool_min.val();
+        self.s4_mean.d.next = self.s3_mean.val();
+        self.s4_at_or_above_max.d.next = self.s3_mean.val() >= self.pool_max.val();
+        self.s4_at_or_above_min.d.next = self.s3_mean.val() >= self.pool_min.val();
         self.s4_draw_high.d.next = bit_cast::<16, 32>(self.draw_next.val() >> 16);
         self.s4_range_scaled.d.next = bit_cast::<16, 32>((self.pool_max.val() - self.pool_min.val()) >> self.pool_shift.val());
-        self.s4_delta_scaled.d.next = bit_cast::<16, 32>((self.s3_mean.q.val() - self.pool_min.val()) >> self.pool_shift.val());
+        self.s4_delta_scaled.d.next = bit_cast::<16, 32>((self.s3_mean.val() - self.pool_min.val()) >> self.pool_shift.val());
         // Stage 4: draw x range < max probability x delta, the 16 x 16 comparison.
         self.draw_side.next = self.s4_draw_high.q.val() * self.s4_range_scaled.q.val();
         self.probability_side.next = self.max_prob_q16.q.val() * self.s4_delta_scaled.q.val();

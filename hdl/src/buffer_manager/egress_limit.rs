@@ -36,6 +36,9 @@ pub struct EgressLimit {
     pub fixed_limit_bytes: Signal<In, Bits<32>>,
     // limit
     pub limit_bytes: Signal<Out, Bits<32>>,
+    /// `pool size - pool egress bytes` in 33 bits: bit 32 is the borrow
+    /// (the pool is over its size), so one carry chain gives both.
+    free_difference: Signal<Local, Bits<33>>,
     free_bytes: Signal<Local, Bits<32>>,
     dynamic_sum: Signal<Local, Bits<33>>,
     dynamic_bytes: Signal<Local, Bits<32>>,
@@ -54,6 +57,7 @@ impl Default for EgressLimit {
             pool_egress_bytes: Default::default(),
             fixed_limit_bytes: Default::default(),
             limit_bytes: Default::default(),
+            free_difference: Default::default(),
             free_bytes: Default::default(),
             dynamic_sum: Default::default(),
             dynamic_bytes: Default::default(),
@@ -68,9 +72,10 @@ impl Default for EgressLimit {
 impl Logic for EgressLimit {
     #[hdl_gen]
     fn update(&mut self) {
-        self.free_bytes.next = 0.into();
-        if self.pool_size_bytes.val() > self.pool_egress_bytes.val() {
-            self.free_bytes.next = self.pool_size_bytes.val() - self.pool_egress_bytes.val();
+        self.free_difference.next = bit_cast::<33, 32>(self.pool_size_bytes.val()) - bit_cast::<33, 32>(self.pool_egress_bytes.val());
+        self.free_bytes.next = bit_cast::<32, 33>(self.free_difference.val());
+        if self.free_difference.val().get_bit(32) {
+            self.free_bytes.next = 0.into();
         }
         self.alpha_hi_product.next = self.alpha_q10.val() * self.free_bytes.val().get_bits::<16>(16);
         self.alpha_lo_product.next = self.alpha_q10.val() * self.free_bytes.val().get_bits::<16>(0);

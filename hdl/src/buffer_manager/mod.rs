@@ -92,15 +92,16 @@
 //! ```
 //!
 //! Fmax and size (LFE5U-85F, out of context, seed 1, Yosys 0.23, nextpnr-ecp5
-//! 0.11): 16 ports 58.2 MHz at speed 8, 42.1 MHz at speed 6, 9,424 LUT4,
-//! 4,347 FF, 20 DP16KD, 18 MULT18X18D, 1,292 CCU2C; 128 ports 54.5 and
-//! 46.0 MHz, 8,751 LUT4, 4,385 FF, 43 DP16KD. At 16 ports and speed 8 the
-//! limit is the look-ahead's stage C2 (a candidate's free bytes, the alpha
-//! multiply, the sum: `lookahead.c2_size` -> `lookahead.d_limit`, 17.2 ns);
-//! within 0.6 ns of it come the received frame's quanta into its pause end
-//! (`quantum_ram` -> `pfc.deadline_ram`, the limit at speed 6), the re-send
-//! sweep's due time and the pool registers, within 1.6 ns the counters'
-//! forwarding compares (`egress_ram.hits_newer`, the limit at 128 ports).
+//! 0.11): 16 ports 60.2 MHz at speed 8, 43.2 MHz at speed 6, 10,721 LUT4,
+//! 4,347 FF, 20 DP16KD, 18 MULT18X18D, 1,300 CCU2C; 128 ports 57.7 and
+//! 45.0 MHz, 8,824 LUT4, 4,385 FF, 43 DP16KD. The limit, at both sizes and
+//! speeds, is a pause's quanta times the port's quantum (from the quantum
+//! RAM's read in stage D) into the re-send sweep's due time and the pause
+//! deadlines (16.6 ns at 16 ports, speed 8). As slow: the pool registers
+//! (the decision); within 1.3 ns the Xoff RAMs, the counters' forwarding
+//! (`egress1_ram`, `ingress_ram.hits_newer`) and the look-ahead's stage C2
+//! (a candidate's free bytes, the alpha multiply, the sum: 15.3 ns, 17.2
+//! before its free bytes came from one 33-bit subtraction).
 //!
 //! Drop reasons are [`DropCode`] values.
 

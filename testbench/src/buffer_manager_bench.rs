@@ -5,7 +5,7 @@ use crate::cosim::{blank_until_reset, framed, write_inputs, ControlOps, Trace};
 use hdl::buffer_manager::{BufferManager, LATENCY};
 use reference::buffer_manager::{BufferManager as ReferenceManager, BufferParams, ChargedTo, DropReason, EgressMode, Tag};
 use reference::classify::{charged_bytes, Classifier, UetCodepoints};
-use reference::register_map::{buffer_manager_image, RegisterWrite};
+use reference::register_map::{buffer_manager_image, RegisterWrite, BM_PORT_DELAY, BM_PORT_FACES_NIC, BM_PORT_QUANTUM, BM_PORT_SELECT};
 
 /// One cycle of stimulus.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,6 +152,20 @@ pub fn params(
         quantum_q16: vec![83_886; ports],
         delay_ns: vec![500; ports],
         faces_nic: vec![true; ports],
+    }
+}
+
+/// A per-port register write on its own (outside a program, which takes
+/// effect whole at its first write) reaches the reference's parameters:
+/// `port_select` picks the port the next timing writes go to.
+fn apply_port_write(params: &mut BufferParams, port_select: &mut usize, w: RegisterWrite) {
+    let port = *port_select;
+    match w.address {
+        BM_PORT_SELECT => *port_select = (w.data & 0xFF) as usize,
+        BM_PORT_QUANTUM if port < params.quantum_q16.len() => params.quantum_q16[port] = w.data,
+        BM_PORT_DELAY if port < params.delay_ns.len() => params.delay_ns[port] = w.data,
+        BM_PORT_FACES_NIC if port < params.faces_nic.len() => params.faces_nic[port] = w.data & 1 == 1,
+        _ => {}
     }
 }
 
@@ -322,6 +336,7 @@ impl<const A: usize> BufferManagerBench<A> {
         let mut sweep = Sweep::default();
         let mut paused_before = false;
         let mut last_expiry: Option<u64> = None;
+        let mut port_select = 0usize;
         let is_write = |c: usize| matches!(cycles.get(c), Some(Op::Write(_)));
         for (cycle, op) in cycles.iter().enumerate() {
             if let Some(p) = program_at[cycle].take() {
@@ -371,6 +386,10 @@ impl<const A: usize> BufferManagerBench<A> {
                     if !cancelled {
                         expected[at] = self.pfc(&mut reference, now, *port, *classes, *quanta);
                     }
+                }
+                Op::Write(w) => {
+                    stimulus.push(inputs_of(op));
+                    apply_port_write(reference.params_mut(), &mut port_select, *w);
                 }
                 other => stimulus.push(inputs_of(other)),
             }

@@ -23,6 +23,7 @@ pub mod flowlet_table_bench;
 pub mod output_registered_banks_bench;
 pub mod output_registered_copies_bench;
 pub mod output_registered_ram_bench;
+pub mod pause_time_bench;
 pub mod ram_leaf_checks;
 pub mod registered_forwarding_ram_bench;
 pub mod switch_datapath_bench;

@@ -1,5 +1,6 @@
-//! The checks every RAM leaf's Verilog goes through (`output_registered_ram`,
-//! `_banks`, `_copies`): replayed against the reference in Icarus, linted
+//! The checks every small leaf's Verilog goes through (the RAM leaves
+//! `output_registered_ram`, `_banks`, `_copies`, `twin_read_ram`,
+//! `registered_forwarding_ram`; the buffer manager's `pause_time`): replayed against the reference in Icarus, linted
 //! by Verilator, synthesized by Yosys for iCE40 and ECP5; and, on ECP5, how
 //! many of its read registers the flow moves into the block RAMs.
 

@@ -215,6 +215,32 @@ fn a_pause_is_resent_every_half_pause_time_in_hardware() {
     waves.expect("traced").close();
 }
 
+/// A port's pause timing written in the cycles right before a PFC frame on
+/// that port is the one the frame's deadline uses: the timing RAMs are
+/// written a stage ahead of the event's read (the pause's length is worked
+/// out before the decision stage).
+#[test]
+fn port_timing_written_just_before_a_frame_is_used() {
+    use reference::buffer_manager::EgressMode;
+    use reference::classify::{Classifier, UetCodepoints};
+    use reference::register_map::{RegisterWrite, BM_PORT_DELAY, BM_PORT_QUANTUM, BM_PORT_SELECT};
+    use testbench::buffer_manager_bench::{params, NS_PER_CYCLE};
+    let classifier = Classifier { uet_policy: false, tc_pool: [0; 8], pfc_enabled: [true, false, false, false, false, false, false, false], codepoints: UetCodepoints::default() };
+    let p = params(16, [200_908_800, 0, 0, 0, 0, 0, 0, 0], 256_000, 700_000, 300_000, EgressMode::Fixed, [0; 8], classifier);
+    let write = |address, data| Op::Write(RegisterWrite { address, data });
+    let quantum_q16 = 3 << 16 | 0x8000;
+    let mut ops = vec![Op::Program(Box::new(p))];
+    ops.extend([write(BM_PORT_SELECT, 3), write(BM_PORT_QUANTUM, quantum_q16), write(BM_PORT_DELAY, 777), Op::Pfc { port: 3, classes: 1, quanta: 100 }]);
+    let frame_cycle = LATENCY + ops.iter().map(|op| match op { Op::Program(p) => reference::register_map::buffer_manager_image(p).len(), _ => 1 }).sum::<usize>() - 1;
+    ops.extend([Op::Pfc { port: 3, classes: 2, quanta: 0 }, Op::Idle, Op::Idle, Op::Idle]);
+    let bench = Bench::new(PORTS as usize);
+    let trace = bench.trace(&ops);
+    let frames: Vec<u64> = trace.expected.iter().filter(|e| e[outputs::result_pfc] == Some(1)).map(|e| e[outputs::paused_until_ns].unwrap()).collect();
+    let now = frame_cycle as u64 * NS_PER_CYCLE;
+    assert_eq!(frames, [now + (100 * quantum_q16 as u64 >> 16) + 777, now + NS_PER_CYCLE], "the new timing (350 + 777 ns), then a resume");
+    check(&bench, &trace, "buffer_manager_port_timing").unwrap_or_else(|m| panic!("{m}"));
+}
+
 fn verilated() -> VerilatedModel {
     VerilatedModel::build::<Bench>(&verilog()).unwrap_or_else(|e| panic!("{e}"))
 }

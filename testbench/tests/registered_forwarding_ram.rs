@@ -4,12 +4,11 @@
 
 use hdl::registered_forwarding_ram::RegisteredForwardingRam;
 use proptest::prelude::*;
-use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use rust_hdl::prelude::Bits;
 use testbench::cosim::{check, first_mismatch};
 use testbench::proptest_cases;
 use testbench::registered_forwarding_ram_bench::{strategies, Access, RegisteredForwardingRamBench, ADDRESS_BITS};
-use testbench::verilog_replay::{replay, replay_dir};
+use testbench::ram_leaf_checks::replay_lint_and_synthesize;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(proptest_cases(64)))]
@@ -48,12 +47,5 @@ fn verilog() -> String {
 #[test]
 fn generated_verilog_replays_the_reference_in_icarus_lints_and_synthesizes() {
     let bench = RegisteredForwardingRamBench::default();
-    let trace = bench.trace(&recorded(2, 5_000));
-    let cycles = replay::<RegisteredForwardingRamBench>(&verilog(), &trace, &replay_dir("registered_forwarding_ram")).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(cycles, trace.cycles());
-    let path = write_verilog(&replay_dir("registered_forwarding_ram_lint"), "registered_forwarding_ram.v", &verilog()).unwrap();
-    verilator_lint(&path).unwrap_or_else(|e| panic!("{e}"));
-    for family in [Family::Ice40, Family::Ecp5] {
-        yosys_synth(&path, family).unwrap_or_else(|e| panic!("{e}"));
-    }
+    replay_lint_and_synthesize::<RegisteredForwardingRamBench>(&verilog(), &bench.trace(&recorded(2, 5_000)), "registered_forwarding_ram");
 }

@@ -3,12 +3,11 @@
 
 use hdl::twin_read_ram::TwinReadRam;
 use proptest::prelude::*;
-use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use rust_hdl::prelude::Bits;
 use testbench::cosim::{check, first_mismatch};
 use testbench::proptest_cases;
 use testbench::twin_read_ram_bench::{strategies, TwinReadRamBench, ADDRESS_BITS};
-use testbench::verilog_replay::{replay, replay_dir};
+use testbench::ram_leaf_checks::replay_lint_and_synthesize;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(proptest_cases(64)))]
@@ -43,12 +42,5 @@ fn verilog() -> String {
 #[test]
 fn generated_verilog_replays_the_reference_in_icarus_and_lints() {
     let bench = TwinReadRamBench::default();
-    let trace = bench.trace(&recorded(2, 5_000));
-    let cycles = replay::<TwinReadRamBench>(&verilog(), &trace, &replay_dir("twin_read_ram")).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(cycles, trace.cycles());
-    let path = write_verilog(&replay_dir("twin_read_ram_lint"), "twin_read_ram.v", &verilog()).unwrap();
-    verilator_lint(&path).unwrap_or_else(|e| panic!("{e}"));
-    for family in [Family::Ice40, Family::Ecp5] {
-        yosys_synth(&path, family).unwrap_or_else(|e| panic!("{e}"));
-    }
+    replay_lint_and_synthesize::<TwinReadRamBench>(&verilog(), &bench.trace(&recorded(2, 5_000)), "twin_read_ram");
 }

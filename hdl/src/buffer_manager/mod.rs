@@ -56,7 +56,10 @@
 //! the inputs delayed by two cycles (reset, configuration, query and time
 //! included), so the block behaves as its one-cycle decision delayed.
 //! Configuration: C1 reads a copy of the registers that a write reaches in
-//! its C1 cycle, the rest a copy written in its C2 cycle, so an event sees
+//! its C1 cycle, the rest a copy written in its C2 cycle; the per-port
+//! registers (the selected port's pause quantum, link delay, faces-NIC
+//! flag) are written in C1, so that the pause timing RAMs are read in C1
+//! and the pause's length ([`pause_time`]) is ready before D. An event sees
 //! the writes of earlier cycles (a write and an event in one cycle are not
 //! supported: the classification and the limit see the old value, the
 //! decision the new). Trimming reads pool 1 of both ports in the same cycle from
@@ -79,7 +82,8 @@
 //! Sub-blocks, one file each: [`registers`] (twice: the C1 and the C2
 //! copy), [`classify`] (class, pool, roles), [`limit_lookahead`] (eight
 //! [`egress_limit`]s), [`priority_group`] (a pool's lossless classes,
-//! twice: results and re-sends), [`pfc_receive`] (received pauses and the
+//! twice: results and re-sends), [`pause_time`] (a pause's length, in C2),
+//! [`pfc_receive`] (received pauses and the
 //! query), [`resend_sweep`]; the counters live in forwarding RAMs
 //! (`crate::forwarding_ram`, `crate::twin_forwarding_ram`).
 //!
@@ -87,21 +91,20 @@
 //!  inputs ─►[I]─► classify, counter RAM reads, limit candidates ─►[C1]─► RAM data, limits x8 ─►[C2]
 //!   ─► forwarding, pick the limit (outcomes of the two events before),
 //!      admit / trim / release, pool registers, RAM writes ─►[D]─► result
-//!  pfc_receive: deadlines, query (C2, D)
+//!  pause_time: quanta x quantum + delay (C2) ─► pfc_receive: deadlines, query (C2, D)
 //!  resend_sweep: pair k ─► due, xoff (B port), timing ─► due <= now? ─► re-send
 //! ```
 //!
 //! Fmax and size (LFE5U-85F, out of context, seed 1, Yosys 0.23, nextpnr-ecp5
-//! 0.11): 16 ports 60.2 MHz at speed 8, 43.2 MHz at speed 6, 10,721 LUT4,
-//! 4,347 FF, 20 DP16KD, 18 MULT18X18D, 1,300 CCU2C; 128 ports 57.7 and
-//! 45.0 MHz, 8,824 LUT4, 4,385 FF, 43 DP16KD. The limit, at both sizes and
-//! speeds, is a pause's quanta times the port's quantum (from the quantum
-//! RAM's read in stage D) into the re-send sweep's due time and the pause
-//! deadlines (16.6 ns at 16 ports, speed 8). As slow: the pool registers
-//! (the decision); within 1.3 ns the Xoff RAMs, the counters' forwarding
-//! (`egress1_ram`, `ingress_ram.hits_newer`) and the look-ahead's stage C2
-//! (a candidate's free bytes, the alpha multiply, the sum: 15.3 ns, 17.2
-//! before its free bytes came from one 33-bit subtraction).
+//! 0.11): 16 ports 62.3 MHz at speed 8, 44.5 MHz at speed 6, 9,252 LUT4,
+//! 4,360 FF, 20 DP16KD, 18 MULT18X18D, 1,300 CCU2C; 128 ports 63.2 and
+//! 47.6 MHz, 8,638 LUT4, 4,400 FF, 43 DP16KD. No one path sets the pace:
+//! at 16 ports, speed 8, the look-ahead's stage C2 (a candidate's free
+//! bytes, the alpha multiply, the sum: 16.1 ns), the Xoff RAMs (15.7), the
+//! pool registers and the counters' forwarding (15.0-15.2) and the pause's
+//! length (`pause_time`, 14.5) are all within 1.6 ns; at 128 ports the
+//! pool registers lead. Before the pause's length moved to C2 (60.2 MHz),
+//! its multiply in stage D into the re-send's due time set the pace.
 //!
 //! Drop reasons are [`DropCode`] values.
 
@@ -116,6 +119,7 @@ use rust_hdl::widgets::prelude::RAM;
 pub mod classify;
 pub mod egress_limit;
 pub mod limit_lookahead;
+pub mod pause_time;
 pub mod pfc_receive;
 pub mod priority_group;
 pub mod registers;
@@ -123,6 +127,7 @@ pub mod resend_sweep;
 
 use classify::Classify;
 use limit_lookahead::LimitLookahead;
+use pause_time::PauseTime;
 use pfc_receive::PfcReceive;
 use priority_group::PriorityGroup;
 use registers::Registers;
@@ -212,6 +217,7 @@ pub struct BufferManager<const A: usize> {
     classify: Classify,
     lookahead: LimitLookahead,
     group: PriorityGroup,
+    pause_time: PauseTime,
     pfc: PfcReceive<A>,
     sweep: ResendSweep<A>,
     port_select: DFF<Bits<8>>,
@@ -293,7 +299,6 @@ pub struct BufferManager<const A: usize> {
     s1_bytes: DFF<Bits<16>>,
     s1_pfc: DFF<Bit>,
     s1_classes: DFF<Bits<8>>,
-    s1_quanta: DFF<Bits<16>>,
     s1_now: DFF<Bits<32>>,
     // the result (registered at the end of D)
     s2_valid: DFF<Bit>,
@@ -337,6 +342,7 @@ pub struct BufferManager<const A: usize> {
     drop_code: Signal<Local, Bits<3>>,
     went_headroom: Signal<Local, Bit>,
     pause_now: Signal<Local, Bit>,
+    pause_quanta_now: Signal<Local, Bits<16>>,
     resume_now: Signal<Local, Bit>,
     from_headroom: Signal<Local, Bits<32>>,
     trim_try: Signal<Local, Bit>,
@@ -395,7 +401,7 @@ impl<const A: usize> BufferManager<A> {
             resend_classes: Default::default(), resend_due_ns: Default::default(),
             early_regs: Default::default(), regs: Default::default(), classify: Default::default(),
             lookahead: LimitLookahead::new(older_lookahead), group: Default::default(),
-            pfc: Default::default(), sweep: Default::default(),
+            pause_time: Default::default(), pfc: Default::default(), sweep: Default::default(),
             port_select: Default::default(), faces_nic_ram: zero_ram(),
             quantum_ram: Default::default(), delay_ram: Default::default(),
             pool_bytes: Default::default(), pool_egress_bytes: Default::default(),
@@ -420,7 +426,7 @@ impl<const A: usize> BufferManager<A> {
             s1_eg_address: Default::default(), s1_port_address: Default::default(), s1_pool: Default::default(),
             s1_pool_size: Default::default(), s1_tc: Default::default(), s1_lossless: Default::default(),
             s1_trimmable: Default::default(), s1_bytes: Default::default(), s1_pfc: Default::default(),
-            s1_classes: Default::default(), s1_quanta: Default::default(), s1_now: Default::default(),
+            s1_classes: Default::default(), s1_now: Default::default(),
             s2_valid: Default::default(), s2_release: Default::default(), s2_admitted: Default::default(),
             s2_drop: Default::default(), s2_headroom: Default::default(), s2_tc: Default::default(),
             s2_pool: Default::default(), s2_lossless: Default::default(), s2_bytes: Default::default(),
@@ -434,7 +440,7 @@ impl<const A: usize> BufferManager<A> {
             egress_drop: Default::default(), bytes32: Default::default(), ingress_next: Default::default(),
             headroom_next: Default::default(), xoff_next: Default::default(), egress_next: Default::default(),
             port_next: Default::default(), pool_next: Default::default(), pool_egress_next: Default::default(),
-            drop_code: Default::default(), went_headroom: Default::default(), pause_now: Default::default(),
+            drop_code: Default::default(), went_headroom: Default::default(), pause_now: Default::default(), pause_quanta_now: Default::default(),
             resume_now: Default::default(), from_headroom: Default::default(), trim_try: Default::default(),
             trim_drop: Default::default(), trim_ok: Default::default(), added_at_egress: Default::default(), counters_write: Default::default(),
             limit_fixed_now: Default::default(),
@@ -464,7 +470,7 @@ impl<const A: usize> Logic for BufferManager<A> {
             c1_egress_port, c1_bytes, c1_lossless, c1_pfc, c1_classes, c1_quanta, c1_now, c1_query_port,
             c1_tc, c1_pool, c1_class_lossless, c1_retransmit, c1_trimmable, c1_in_address, c1_eg_address,
             s1_arrival, s1_probe, s1_release, s1_in_address, s1_eg_address, s1_port_address, s1_pool, s1_pool_size, s1_tc,
-            s1_lossless, s1_trimmable, s1_bytes, s1_pfc, s1_classes, s1_quanta, s1_now,
+            s1_lossless, s1_trimmable, s1_bytes, s1_pfc, s1_classes, s1_now,
             s2_valid, s2_release, s2_admitted, s2_drop, s2_headroom, s2_tc, s2_pool, s2_lossless, s2_bytes, s2_queue,
             s2_pause, s2_resume, s2_classes, s2_pfc, s2_until, s2_query, s2_query_expiry, s2_query_bytes, s2_trimmed, s2_trimmed_dscp);
         for p in 0..8 {
@@ -507,6 +513,27 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.classify.control_dscp.next = self.early_regs.control_dscp.val();
         self.classify.trimmed_dscp.next = self.early_regs.trimmed_dscp.val();
         self.classify.trimmed_last_hop_dscp.next = self.early_regs.trimmed_last_hop_dscp.val();
+        // Per-port registers are written here, a stage ahead of the other
+        // registers, so that the pause timing RAMs are read in this stage
+        // (for the pause's length in C2) and still see every earlier write.
+        if self.in_cfg_write.q.val() & (self.in_cfg_address.q.val() == self.reg_port[0].val()) {
+            self.port_select.d.next = self.in_cfg_data.q.val().get_bits::<8>(0);
+        }
+        self.quantum_ram.clock.next = self.clock.val();
+        self.delay_ram.clock.next = self.clock.val();
+        self.quantum_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
+        self.delay_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
+        self.quantum_ram.write_data.next = self.in_cfg_data.q.val();
+        self.delay_ram.write_data.next = self.in_cfg_data.q.val();
+        self.quantum_ram.write_enable.next = self.in_cfg_write.q.val() & (self.in_cfg_address.q.val() == self.reg_port[1].val());
+        self.delay_ram.write_enable.next = self.in_cfg_write.q.val() & (self.in_cfg_address.q.val() == self.reg_port[2].val());
+        self.quantum_ram.read_address_a.next = bit_cast::<A, 8>(self.in_ingress_port.q.val());
+        self.delay_ram.read_address_a.next = bit_cast::<A, 8>(self.in_ingress_port.q.val());
+        self.faces_nic_ram.write_clock.next = self.clock.val();
+        self.faces_nic_ram.read_clock.next = self.clock.val();
+        self.faces_nic_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
+        self.faces_nic_ram.write_data.next = self.in_cfg_data.q.val().get_bit(0);
+        self.faces_nic_ram.write_enable.next = self.in_cfg_write.q.val() & (self.in_cfg_address.q.val() == self.reg_port[3].val());
         // A release names its pool.
         if self.in_release.q.val() {
             self.in_pool_used.next = self.in_pool.q.val();
@@ -591,24 +618,6 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.regs.cfg_address.next = self.c1_cfg_address.q.val();
         self.regs.cfg_data.next = self.c1_cfg_data.q.val();
         self.regs.pool_select.next = self.c1_pool.q.val();
-        if self.c1_cfg_write.q.val() & (self.c1_cfg_address.q.val() == self.reg_port[0].val()) {
-            self.port_select.d.next = self.c1_cfg_data.q.val().get_bits::<8>(0);
-        }
-        self.quantum_ram.clock.next = self.clock.val();
-        self.delay_ram.clock.next = self.clock.val();
-        self.quantum_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
-        self.delay_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
-        self.quantum_ram.write_data.next = self.c1_cfg_data.q.val();
-        self.delay_ram.write_data.next = self.c1_cfg_data.q.val();
-        self.quantum_ram.write_enable.next = self.c1_cfg_write.q.val() & (self.c1_cfg_address.q.val() == self.reg_port[1].val());
-        self.delay_ram.write_enable.next = self.c1_cfg_write.q.val() & (self.c1_cfg_address.q.val() == self.reg_port[2].val());
-        self.quantum_ram.read_address_a.next = bit_cast::<A, 8>(self.c1_ingress_port.q.val());
-        self.delay_ram.read_address_a.next = bit_cast::<A, 8>(self.c1_ingress_port.q.val());
-        self.faces_nic_ram.write_clock.next = self.clock.val();
-        self.faces_nic_ram.read_clock.next = self.clock.val();
-        self.faces_nic_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
-        self.faces_nic_ram.write_data.next = self.c1_cfg_data.q.val().get_bit(0);
-        self.faces_nic_ram.write_enable.next = self.c1_cfg_write.q.val() & (self.c1_cfg_address.q.val() == self.reg_port[3].val());
         self.faces_nic_ram.read_address.next = bit_cast::<A, 8>(self.c1_egress_port.q.val());
         // The limits of the look-ahead's candidates.
         self.lookahead.dynamic_limit.next = self.regs.dynamic_limit.val();
@@ -639,12 +648,16 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.s1_bytes.d.next = self.c1_charged_bytes.val();
         self.s1_pfc.d.next = self.c1_pfc.q.val() & !self.c1_arrival.q.val() & !self.c1_release.q.val() & !self.c1_reset.q.val();
         self.s1_classes.d.next = self.c1_classes.q.val();
-        self.s1_quanta.d.next = self.c1_quanta.q.val();
+        // The pause's length for the decision stage. An arrival may send a
+        // pause: its first re-send falls due after half of a full pause.
+        self.pause_quanta_now.next = self.c1_quanta.q.val();
         if self.c1_arrival.q.val() {
-            // An arrival may send a pause: its first re-send falls due after
-            // half of a full pause.
-            self.s1_quanta.d.next = self.pause_quanta.val();
+            self.pause_quanta_now.next = self.pause_quanta.val();
         }
+        self.pause_time.clock.next = self.clock.val();
+        self.pause_time.quanta.next = self.pause_quanta_now.val();
+        self.pause_time.quantum_q16.next = self.quantum_ram.read_data_a.val();
+        self.pause_time.delay_ns.next = self.delay_ram.read_data_a.val();
         self.s1_now.d.next = self.c1_now.q.val();
         // Stage D: the pool's counters.
         self.pool_now.next = self.pool_bytes[0].q.val();
@@ -771,10 +784,8 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.pfc.frame_valid.next = self.s1_pfc.q.val();
         self.pfc.frame_port.next = self.s1_in_address.q.val() >> 3;
         self.pfc.frame_classes.next = self.s1_classes.q.val();
-        self.pfc.frame_quanta.next = self.s1_quanta.q.val();
+        self.pfc.pause_ns.next = self.pause_time.pause_ns.val();
         self.pfc.now_ns.next = self.s1_now.q.val();
-        self.pfc.quantum_q16.next = self.quantum_ram.read_data_a.val();
-        self.pfc.delay_ns.next = self.delay_ram.read_data_a.val();
         self.pfc.query_port.next = bit_cast::<A, 8>(self.c1_query_port.q.val());
         // The counters written (cancelled by reset): pool 1 for a trimmed packet.
         self.ingress_write_address.next = self.s1_in_address.q.val();
@@ -835,7 +846,7 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.sweep.cfg_write.next = self.c1_cfg_write.q.val();
         self.sweep.pause_valid.next = self.pause_now.val() & !self.s1_probe.q.val();
         self.sweep.pause_address.next = self.s1_in_address.q.val();
-        self.sweep.pause_due_ns.next = self.s1_now.q.val() + (self.pfc.pause_ns.val() >> 1);
+        self.sweep.pause_due_ns.next = self.s1_now.q.val() + (self.pause_time.pause_ns.val() >> 1);
         self.sweep.now_ns.next = self.c1_now.q.val();
         self.xoff_sweep_ram.read_address.next = self.sweep.pair_address.val();
         self.quantum_ram.read_address_b.next = self.sweep.pair_address.val() >> 3;

@@ -2,9 +2,8 @@
 //! ends, and which classes of a port are paused now.
 //!
 //! A frame on port p for classes C with q quanta pauses each class of C on
-//! p until `now + pause_ns`, with `pause_ns = ((q x quantum_q16) >> 16) +
-//! delay_ns` (the port's time per quantum in Q16.16 ns and its link delay);
-//! q = 0 resumes at once (the deadline becomes `now`). A class is paused
+//! p until `now + pause_ns`, with `pause_ns` from [`super::pause_time`]
+//! (0 for q = 0: the deadline becomes `now`, a resume). A class is paused
 //! while `now < deadline`.
 //!
 //! Parameters: `A`, the deadline RAMs' address bits (a port number).
@@ -12,22 +11,20 @@
 //! Ports (all on `clock`):
 //! * control: `reset` (cancels the frame of its cycle)
 //! * frame, stage 1: `frame_valid`, `frame_port`, `frame_classes`,
-//!   `frame_quanta`, `now_ns`
-//! * port timing, stage 1: `quantum_q16`, `delay_ns` (the frame's port)
+//!   `pause_ns`, `now_ns`
 //! * query: `query_port` in stage 0 -> `query_paused` in stage 1 (bit n:
 //!   class n paused at `now_ns`), frames of earlier cycles included; a
 //!   cycle later `query_expiry_ns` (the earliest end of those pauses,
 //!   [`NO_EXPIRY`] when none: each class's end is registered first, so the
 //!   minimum is not in the RAM read's cycle)
-//! * answer, stage 1: `pause_ns` (also for a pause the switch sends itself,
-//!   given 65535 quanta), `paused_until_ns`
+//! * answer, stage 1: `paused_until_ns`
 //!
 //! Latency: the query answers one cycle after its port; the frame's
 //! deadlines are written at the end of its cycle and seen by the query
 //! given in that same cycle (forwarded).
 //!
 //! ```text
-//!  frame ─► quanta x quantum + delay ─► pause_ns, paused_until_ns ─► deadline_ram[c] (c in classes)
+//!  frame ─► now + pause_ns ─► paused_until_ns ─► deadline_ram[c] (c in classes)
 //!  query_port ─► deadline_ram[0..8] (forwarding) ─► now < deadline? ─► query_paused
 //!                                                   └► min of those deadlines ─► query_expiry_ns
 //! ```
@@ -46,22 +43,16 @@ pub struct PfcReceive<const A: usize> {
     pub frame_valid: Signal<In, Bit>,
     pub frame_port: Signal<In, Bits<A>>,
     pub frame_classes: Signal<In, Bits<8>>,
-    pub frame_quanta: Signal<In, Bits<16>>,
+    pub pause_ns: Signal<In, Bits<32>>,
     pub now_ns: Signal<In, Bits<32>>,
-    // port timing (stage 1)
-    pub quantum_q16: Signal<In, Bits<32>>,
-    pub delay_ns: Signal<In, Bits<32>>,
     // query
     pub query_port: Signal<In, Bits<A>>,
     pub query_paused: Signal<Out, Bits<8>>,
     pub query_expiry_ns: Signal<Out, Bits<32>>,
     // answer (stage 1)
-    pub pause_ns: Signal<Out, Bits<32>>,
     pub paused_until_ns: Signal<Out, Bits<32>>,
     /// When each class's pause of each port ends, one RAM per class.
     deadline_ram: [ForwardingRam<Bits<32>, A>; 8],
-    pause_hi_product: Signal<Local, Bits<32>>,
-    pause_lo_product: Signal<Local, Bits<32>>,
     class_paused: [Signal<Local, Bits<8>>; 8],
     class_expiry: [Signal<Local, Bits<32>>; 8],
     class_expiry_reg: [DFF<Bits<32>>; 8],
@@ -78,18 +69,13 @@ impl<const A: usize> Default for PfcReceive<A> {
             frame_valid: Default::default(),
             frame_port: Default::default(),
             frame_classes: Default::default(),
-            frame_quanta: Default::default(),
+            pause_ns: Default::default(),
             now_ns: Default::default(),
-            quantum_q16: Default::default(),
-            delay_ns: Default::default(),
             query_port: Default::default(),
             query_paused: Default::default(),
             query_expiry_ns: Default::default(),
-            pause_ns: Default::default(),
             paused_until_ns: Default::default(),
             deadline_ram: Default::default(),
-            pause_hi_product: Default::default(),
-            pause_lo_product: Default::default(),
             class_paused: Default::default(),
             class_expiry: Default::default(),
             class_expiry_reg: Default::default(),
@@ -103,15 +89,7 @@ impl<const A: usize> Default for PfcReceive<A> {
 impl<const A: usize> Logic for PfcReceive<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.pause_hi_product.next = self.frame_quanta.val() * self.quantum_q16.val().get_bits::<16>(16);
-        self.pause_lo_product.next = self.frame_quanta.val() * self.quantum_q16.val().get_bits::<16>(0);
-        self.pause_ns.next = self.pause_hi_product.val() + (self.pause_lo_product.val() >> 16) + self.delay_ns.val();
-        // Each output is assigned once (see `crate::forwarding_ram`).
-        if self.frame_quanta.val() == 0 {
-            self.paused_until_ns.next = self.now_ns.val();
-        } else {
-            self.paused_until_ns.next = self.now_ns.val() + self.pause_ns.val();
-        }
+        self.paused_until_ns.next = self.now_ns.val() + self.pause_ns.val();
         for t in 0..8 {
             self.deadline_ram[t].clock.next = self.clock.val();
             self.deadline_ram[t].write_address.next = self.frame_port.val();

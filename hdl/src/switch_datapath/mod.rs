@@ -50,11 +50,13 @@
 //!
 //! Latency, from the cycle the event is taken to `result_valid`
 //! ([`arrival_cycles`], [`TX_START_CYCLES`], [`BUFFER_EVENT_CYCLES`]):
-//! an arrival 58 + d cycles, d the ports changed since the last arrival's
-//! refresh (an admission or release on them, a PFC frame received on
-//! them; at most 16), plus 2^P when a received pause may have ended since
-//! the last walk over every port or more than 16 ports changed; 28 when
-//! the ingress refuses it; `tx_start` 7; `depart` and `pfc_rx` 6. The
+//! an arrival max(53, 42 + d) cycles, d the ports changed since the last
+//! arrival's refresh (an admission or release on them, a PFC frame
+//! received on them; at most 16), with 2^P more inside the max when a
+//! received pause may have ended since the last walk over every port or
+//! more than 16 ports changed (the refresh runs beside the hash, so up to
+//! 11 changed ports cost nothing; 58 + d before it did); 28 when the
+//! ingress refuses it; `tx_start` 7; `depart` and `pfc_rx` 6. The
 //! next event can be taken in the cycle of the result. See [`sequencer`]
 //! for why arrivals are not overlapped, [`port_refresh`] for why the
 //! refresh is exact.
@@ -65,14 +67,18 @@
 //! at or after their due time.
 //!
 //! Size and Fmax (16 ports, 2 flow tables, Yosys 0.23 `synth_ecp5`,
-//! nextpnr-ecp5 0.11 out of context on an LFE5U-85F, seed 1, speed 8):
-//! 55.5 MHz, the critical path inside the buffer manager (`quantum_ram` ->
-//! `pfc.deadline_ram`, a received frame's quanta into its pause end);
-//! 17,354 LUT4, 18,137 FF, 100 DP16KD, 25 MULT18X18D, 3,214 CCU2C, 664
-//! TRELLIS_DPR16X4. At 128 ports (2 tables): 59.5 MHz, the path again in
-//! the buffer manager (`quantum_ram` -> `sweep.due_ram`, the re-send's due
-//! time); 24,139 LUT4, 16,299 FF, 188 DP16KD, 25 MULT18X18D, 3,199 CCU2C,
-//! 1,024 TRELLIS_DPR16X4; at speed 6, 41.3 MHz on the same path. An arrival takes 58 + d cycles, so at 55 MHz
+//! nextpnr-ecp5 0.11 out of context on an LFE5U-85F, seed 1, speed 8;
+//! routed Dec 6 with the buffer manager of 62.3 MHz, before the refresh
+//! moved beside the hash): 54.2 MHz (55.5 in the Dec 4 build), the
+//! critical path inside the buffer manager's decision (`s1_in_address` ->
+//! `s2_trimmed_dscp`), its pool registers within 0.7 ns; 24,859 LUT4,
+//! 22,629 FF, 36 DP16KD, 24 MULT18X18D, 3,099 CCU2C, 1,688
+//! TRELLIS_DPR16X4. At 128 ports (2 tables, the Dec 4-5 build): 59.5
+//! MHz, the path then in the buffer manager (`quantum_ram` ->
+//! `sweep.due_ram`, a pause's multiply since moved a stage earlier);
+//! 24,139 LUT4, 16,299 FF, 188 DP16KD, 25 MULT18X18D, 3,199 CCU2C, 1,024
+//! TRELLIS_DPR16X4; at speed 6, 41.3 MHz on the same path. An arrival
+//! takes 53 cycles or more, so at 54 MHz
 //! about 1 M arrivals/s. The model's 128 flow tables do not fit this
 //! device beside the rest: their 64 Ki slots of 57 bits need at least 204
 //! of its 208 DP16KD.
@@ -118,17 +124,22 @@ impl ConfigBlock {
 
 /// Cycles from taking an arrival to its result; `refused`: the ingress
 /// refused it (no refresh, no select); `walk`: the refresh's query cycles
-/// ([`walk_cycles`]). The steps: taken, the key (hash latency), to the
-/// refresh, the walk, its last answers written (buffer-manager latency),
-/// the select (flowlet latency), to the arrival, the arrival
-/// (buffer-manager latency), the result.
+/// ([`walk_cycles`]). The steps: taken, the key and the ingress probe
+/// issued together; the probe's answer (buffer-manager latency), then the
+/// refresh: the walk and its last answers written (buffer-manager latency
+/// again), while the hash works; the select once both are done (flowlet
+/// latency), to the arrival, the arrival (buffer-manager latency), the
+/// result.
 pub const fn arrival_cycles(refused: bool, walk: usize) -> usize {
     let to_hash_answer = 1 + crate::ecmp_hash::LATENCY;
+    let to_probe_answer = 1 + crate::buffer_manager::LATENCY;
+    let to_refresh_done = to_probe_answer + 1 + walk + crate::buffer_manager::LATENCY;
     let arrival = 1 + crate::buffer_manager::LATENCY + 1;
     if refused {
         to_hash_answer + arrival
     } else {
-        to_hash_answer + 1 + walk + crate::buffer_manager::LATENCY + crate::flowlet_table::LATENCY + arrival
+        let to_select = if to_refresh_done > to_hash_answer { to_refresh_done } else { to_hash_answer };
+        to_select + 1 + crate::flowlet_table::LATENCY + arrival
     }
 }
 

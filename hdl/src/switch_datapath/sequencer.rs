@@ -25,19 +25,23 @@
 //!   blocks' outputs this cycle)
 //!
 //! An arrival, in cycles after `accept` (B = buffer-manager latency 4,
-//! H = hash latency 21, F = flowlet latency 24):
+//! H = hash latency 21, F = flowlet latency 24, W the refresh's walk):
 //!
 //! ```text
-//!  Start: key + probe ─► WaitHash (probe answer at B, hash at H)
-//!    refused ─► Arrive ─► WaitBuffer ─► finish                 H + B + 3
-//!    passed  ─► WalkDirty: query each port of the ring (d cycles), decide (1)
+//!  Start: key + probe ─► WaitProbe (probe answer at 1 + B)
+//!    refused ─► WaitHash (hash at 1 + H) ─► Arrive ─► WaitBuffer ─► finish      H + B + 3
+//!    passed  ─► WalkDirty: query each port of the ring, decide (1)
 //!            ─► WalkAll when a full walk is due: query port 0 .. 2^P - 1
 //!            ─► Drain (B: the last answers written)
+//!            ─► WaitHash (the hash answers meanwhile: `hash_done`)
 //!            ─► Select ─► WaitSelect (F) ─► Arrive ─► WaitBuffer ─► finish
-//!                                      H + d + 1 (+ 2^P) + F + 2B + 4
+//!                          max(1 + H, 2 + 2B + W) + F + B + 3
 //!  tx_start: Decide ─► WaitDecide (5) ─► finish; depart, pfc_rx: Release /
 //!  Pfc ─► WaitBuffer (B) ─► finish
 //! ```
+//!
+//! The refresh needs only the ingress's answer, so it walks while the
+//! hash is still working: up to 11 ports' walk is hidden behind the hash.
 //!
 //! Why one event at a time: the reference selects each packet's member
 //! with the egress occupancy after every earlier packet's admission, and
@@ -77,10 +81,11 @@ const _: () = assert!(crate::ecmp_hash::LATENCY > crate::buffer_manager::LATENCY
 pub enum SequencerState {
     Idle,
     Start,
-    WaitHash,
+    WaitProbe,
     WalkDirty,
     WalkAll,
     Drain,
+    WaitHash,
     Select,
     WaitSelect,
     Arrive,
@@ -137,6 +142,8 @@ pub struct Sequencer<const P: usize> {
     query_pipe_valid: [DFF<Bit>; BUFFER_LATENCY],
     query_pipe_port: [DFF<Bits<8>>; BUFFER_LATENCY],
     refused_flag: DFF<Bit>,
+    /// The hash has answered (it may answer while the refresh walks).
+    hash_done: DFF<Bit>,
     last_port: Constant<Bits<8>>,
     last_drain_cycle: Constant<Bits<8>>,
     /// Clear: the answers are never written (a fault-injection build).
@@ -188,6 +195,7 @@ impl<const P: usize> Default for Sequencer<P> {
             query_pipe_valid: Default::default(),
             query_pipe_port: Default::default(),
             refused_flag: Default::default(),
+            hash_done: Default::default(),
             last_port: Constant::new(Bits::<8>::from((ports - 1) as LiteralType)),
             last_drain_cycle: Constant::new(Bits::<8>::from((BUFFER_LATENCY - 1) as LiteralType)),
             refresh_enabled: Constant::new(true),
@@ -212,7 +220,7 @@ impl<const P: usize> Sequencer<P> {
 impl<const P: usize> Logic for Sequencer<P> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, walk_step, refused_flag);
+        dff_setup!(self, clock, state, walk_step, refused_flag, hash_done);
         for k in 0..4 {
             self.query_pipe_valid[k].clock.next = self.clock.val();
             self.query_pipe_port[k].clock.next = self.clock.val();
@@ -257,17 +265,18 @@ impl<const P: usize> Logic for Sequencer<P> {
             SequencerState::Start => {
                 self.issue_key.next = true;
                 self.refused_flag.d.next = false;
-                self.state.d.next = SequencerState::WaitHash;
+                self.hash_done.d.next = false;
+                self.state.d.next = SequencerState::WaitProbe;
             }
-            SequencerState::WaitHash => {
+            SequencerState::WaitProbe => {
+                // The refresh needs only the ingress's answer, so it walks
+                // while the hash is still working.
                 if self.probe_answered.val() {
                     self.latch_probe.next = true;
                     self.refused_flag.d.next = self.ingress_refused.val();
-                }
-                if self.hash_answered.val() {
                     self.walk_step.d.next = 0.into();
-                    if self.refused_flag.q.val() {
-                        self.state.d.next = SequencerState::Arrive;
+                    if self.ingress_refused.val() {
+                        self.state.d.next = SequencerState::WaitHash;
                     } else {
                         self.state.d.next = SequencerState::WalkDirty;
                     }
@@ -296,7 +305,16 @@ impl<const P: usize> Logic for Sequencer<P> {
             SequencerState::Drain => {
                 self.walk_step.d.next = self.walk_step.q.val() + 1;
                 if self.walk_step.q.val() == self.last_drain_cycle.val() {
-                    self.state.d.next = SequencerState::Select;
+                    self.state.d.next = SequencerState::WaitHash;
+                }
+            }
+            SequencerState::WaitHash => {
+                if self.hash_done.q.val() | self.hash_answered.val() {
+                    if self.refused_flag.q.val() {
+                        self.state.d.next = SequencerState::Arrive;
+                    } else {
+                        self.state.d.next = SequencerState::Select;
+                    }
                 }
             }
             SequencerState::Select => {
@@ -337,6 +355,9 @@ impl<const P: usize> Logic for Sequencer<P> {
                 self.issue_pfc.next = true;
                 self.state.d.next = SequencerState::WaitBuffer;
             }
+        }
+        if self.hash_answered.val() {
+            self.hash_done.d.next = true;
         }
         self.query_pipe_valid[0].d.next = self.query_valid.val();
         self.query_pipe_port[0].d.next = self.query_port.val();

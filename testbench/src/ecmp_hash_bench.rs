@@ -2,7 +2,7 @@
 //! operations, and the reference model's expected outputs.
 
 use crate::cosim::{blank_until_reset, framed, write_inputs, ControlOps, Trace};
-use hdl::ecmp_hash::{EcmpHash, LATENCY};
+use hdl::ecmp_hash::{EcmpHash, HASH_LATENCY, LATENCY};
 use reference::ecmp_hash::{flow_hash, member_index, EcmpHashParams, FlowKey};
 use reference::register_map::{apply_ecmp_hash_write, ecmp_hash_reset_params, RegisterWrite};
 
@@ -28,10 +28,13 @@ pub enum Fault {
     MemberOffByOne,
     /// The salt ignored by crc32WithSalt's CRC.
     UnsaltedCrc,
+    /// The early flow hash a cycle after the stage that has it.
+    EarlyHashLate,
 }
 
 const CFG: &str = "configuration";
 const KEY: &str = "key";
+const EARLY: &str = "early result";
 const RESULT: &str = "result";
 
 crate::harness! {
@@ -52,6 +55,8 @@ crate::harness! {
             set_size: 7 => KEY,
         }
         outputs {
+            early_valid: 1 => EARLY,
+            early_flow_hash: 16 => EARLY,
             hash_valid: 1 => RESULT,
             flow_hash: 16 => RESULT,
             member: 6 => RESULT,
@@ -87,6 +92,10 @@ fn inputs_of(op: &Op) -> Vec<u64> {
     v
 }
 
+/// The outputs of each result channel.
+const EARLY_FIELDS: &[usize] = &[outputs::early_valid, outputs::early_flow_hash];
+const RESULT_FIELDS: &[usize] = &[outputs::hash_valid, outputs::flow_hash, outputs::member, outputs::crc, outputs::crc_valid];
+
 impl EcmpHashBench {
     /// The reference's answer for one key.
     fn expected(&self, params: &EcmpHashParams, key: &FlowKey, size: u8) -> Vec<Option<u64>> {
@@ -100,6 +109,8 @@ impl EcmpHashBench {
             member = (member + 1) % size as u64;
         }
         let mut e = vec![None; outputs::COUNT];
+        e[outputs::early_valid] = Some(1);
+        e[outputs::early_flow_hash] = Some(h.flow_hash as u64);
         e[outputs::hash_valid] = Some(1);
         e[outputs::flow_hash] = Some(h.flow_hash as u64);
         e[outputs::member] = Some(member);
@@ -109,12 +120,14 @@ impl EcmpHashBench {
     }
 
     /// Turns stimulus into a trace: every cycle's inputs, and the outputs
-    /// the reference expects `LATENCY - 1` samples later. The first
+    /// the reference expects `LATENCY - 1` samples later (the early flow
+    /// hash `HASH_LATENCY - 1` samples later). The first
     /// `LATENCY` cycles hold reset (Verilog registers start unknown).
     /// Register writes must only come when no key is in flight.
     pub fn trace(&self, ops: &[Op]) -> Trace {
         let all: Vec<Op> = framed(ops.iter().cloned(), LATENCY);
         let mut idle = vec![None; outputs::COUNT];
+        idle[outputs::early_valid] = Some(0);
         idle[outputs::hash_valid] = Some(0);
         let mut expected = vec![idle.clone(); all.len()];
         let mut params = ecmp_hash_reset_params();
@@ -122,10 +135,16 @@ impl EcmpHashBench {
             match op {
                 Op::Write(w) => apply_ecmp_hash_write(&mut params, *w),
                 Op::Key(key, size) => {
-                    let at = cycle + LATENCY - 1;
-                    let reset_in_flight = all[cycle..=at].contains(&Op::Reset);
-                    if !reset_in_flight {
-                        expected[at] = self.expected(&params, key, *size);
+                    let answer = self.expected(&params, key, *size);
+                    let early_delay = HASH_LATENCY - 1 + (self.fault == Some(Fault::EarlyHashLate)) as usize;
+                    for (delay, fields) in [(LATENCY - 1, RESULT_FIELDS), (early_delay, EARLY_FIELDS)] {
+                        let at = cycle + delay;
+                        let reset_in_flight = all[cycle..=at].contains(&Op::Reset);
+                        if !reset_in_flight {
+                            for &field in fields {
+                                expected[at][field] = answer[field];
+                            }
+                        }
                     }
                 }
                 Op::Idle | Op::Reset => {}

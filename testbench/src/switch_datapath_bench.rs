@@ -353,15 +353,18 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                         let hashed = members[reference::ecmp_hash::member_index(o.flow_hash, members.len())];
                         coverage.balanced += (egress != hashed) as usize;
                     }
+                    // Every arrival refreshes, a refused one too: the walk
+                    // starts before the ingress answers.
+                    coverage.overflow_walks += refresh.overflowed as usize;
+                    refresh = after_walk;
+                    coverage.full_walks += full as usize;
+                    coverage.ring_walks += !full as usize;
+                    let walk = walk_cycles(changed, full, P);
                     match o.egress_port {
-                        None => arrival_cycles(true, 0),
+                        None => arrival_cycles(true, walk),
                         Some(egress) => {
-                            coverage.overflow_walks += refresh.overflowed as usize;
-                            refresh = after_walk;
                             refresh.mark(egress);
-                            coverage.full_walks += full as usize;
-                            coverage.ring_walks += !full as usize;
-                            arrival_cycles(false, walk_cycles(changed, full, P))
+                            arrival_cycles(false, walk)
                         }
                     }
                 }

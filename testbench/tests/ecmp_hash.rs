@@ -34,7 +34,7 @@ proptest! {
 #[test]
 fn a_wrong_reference_makes_the_cosimulation_fail() {
     let ops = recorded_ops(1, 4_000);
-    for fault in [Fault::MemberOffByOne, Fault::UnsaltedCrc] {
+    for fault in [Fault::MemberOffByOne, Fault::UnsaltedCrc, Fault::EarlyHashLate] {
         let bench = EcmpHashBench { fault: Some(fault) };
         assert!(first_mismatch(&bench, &bench.trace(&ops)).is_some(), "{fault:?} went unnoticed");
     }

@@ -50,13 +50,15 @@
 //!
 //! Latency, from the cycle the event is taken to `result_valid`
 //! ([`arrival_cycles`], [`TX_START_CYCLES`], [`BUFFER_EVENT_CYCLES`]):
-//! an arrival max(53, 42 + d) cycles, d the ports changed since the last
-//! arrival's refresh (an admission or release on them, a PFC frame
-//! received on them; at most 16), with 2^P more inside the max when a
-//! received pause may have ended since the last walk over every port or
-//! more than 16 ports changed (the refresh runs beside the hash, so up to
-//! 11 changed ports cost nothing; 58 + d before it did); 28 when the
-//! ingress refuses it; `tx_start` 7; `depart` and `pfc_rx` 6. The
+//! an arrival 38 + d cycles, d the ports changed since the last arrival's
+//! refresh (an admission or release on them, a PFC frame received on
+//! them; at most 16), with 2^P more when a received pause may have ended
+//! since the last walk over every port or more than 16 ports changed (the
+//! refresh starts with the hash and the ingress probe; the hash's early
+//! answer, the flow hash alone, is in after 7 cycles: the ECMP block's
+//! member is not used, the flowlet table picks the member); 13 + d when
+//! the ingress refuses it (it refreshes too); `tx_start` 7; `depart` and
+//! `pfc_rx` 6. The
 //! next event can be taken in the cycle of the result. See [`sequencer`]
 //! for why arrivals are not overlapped, [`port_refresh`] for why the
 //! refresh is exact.
@@ -78,8 +80,8 @@
 //! `sweep.due_ram`, a pause's multiply since moved a stage earlier);
 //! 24,139 LUT4, 16,299 FF, 188 DP16KD, 25 MULT18X18D, 3,199 CCU2C, 1,024
 //! TRELLIS_DPR16X4; at speed 6, 41.3 MHz on the same path. An arrival
-//! takes 53 cycles or more, so at 54 MHz
-//! about 1 M arrivals/s. The model's 128 flow tables do not fit this
+//! takes 38 cycles or more, so at 54 MHz
+//! about 1.4 M arrivals/s. The model's 128 flow tables do not fit this
 //! device beside the rest: their 64 Ki slots of 57 bits need at least 204
 //! of its 208 DP16KD.
 
@@ -123,24 +125,28 @@ impl ConfigBlock {
 }
 
 /// Cycles from taking an arrival to its result; `refused`: the ingress
-/// refused it (no refresh, no select); `walk`: the refresh's query cycles
-/// ([`walk_cycles`]). The steps: taken, the key and the ingress probe
-/// issued together; the probe's answer (buffer-manager latency), then the
-/// refresh: the walk and its last answers written (buffer-manager latency
-/// again), while the hash works; the select once both are done (flowlet
-/// latency), to the arrival, the arrival (buffer-manager latency), the
+/// refused it (no select); `walk`: the refresh's query cycles
+/// ([`walk_cycles`]). The steps: taken; the key and the ingress probe
+/// issued together, and the refresh starts its walk the cycle after; the
+/// walk's last answers written (buffer-manager latency after its last
+/// query), while the hash and the probe answer; then the select (flowlet
+/// latency) unless refused, the arrival (buffer-manager latency), the
 /// result.
 pub const fn arrival_cycles(refused: bool, walk: usize) -> usize {
-    let to_hash_answer = 1 + crate::ecmp_hash::LATENCY;
-    let to_probe_answer = 1 + crate::buffer_manager::LATENCY;
-    let to_refresh_done = to_probe_answer + 1 + walk + crate::buffer_manager::LATENCY;
+    let to_hash_answer = 1 + crate::ecmp_hash::HASH_LATENCY;
+    let to_probe_latched = 1 + crate::buffer_manager::LATENCY + 1;
+    let to_refresh_done = 2 + walk + crate::buffer_manager::LATENCY;
+    let to_decide = later(to_hash_answer, later(to_probe_latched, to_refresh_done));
     let arrival = 1 + crate::buffer_manager::LATENCY + 1;
     if refused {
-        to_hash_answer + arrival
+        to_decide + arrival
     } else {
-        let to_select = if to_refresh_done > to_hash_answer { to_refresh_done } else { to_hash_answer };
-        to_select + 1 + crate::flowlet_table::LATENCY + arrival
+        to_decide + 1 + crate::flowlet_table::LATENCY + arrival
     }
+}
+
+const fn later(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
 }
 
 /// The refresh's query cycles: one per changed port, one to decide, and
@@ -471,7 +477,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         self.sequencer.ev_kind.next = self.ev_kind.val();
         self.ev_ready.next = self.sequencer.ev_ready.val();
         self.sequencer.flowlet_ready.next = self.flowlet.ready.val();
-        self.sequencer.hash_answered.next = self.hash.hash_valid.val();
+        self.sequencer.hash_answered.next = self.hash.early_valid.val();
         self.sequencer.probe_answered.next = self.buffer.result_valid.val();
         self.sequencer.ingress_refused.next =
             (self.buffer.drop_reason.val() == self.drop_headroom_full.val()) | (self.buffer.drop_reason.val() == self.drop_pool_full.val());
@@ -522,7 +528,8 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             self.classes_held.d.next = self.ev_classes.val();
             self.quanta_held.d.next = self.ev_quanta.val();
         }
-        // ECMP hash: the key, with the set's size.
+        // ECMP hash: the key, with the set's size (for dprWithFallback). Only
+        // its early flow hash is used: the flowlet table picks the member.
         self.hash.key_valid.next = self.sequencer.issue_key.val();
         self.hash.key_proto.next = self.proto_held.q.val();
         self.hash.key_src.next = self.src_held.q.val();
@@ -530,8 +537,8 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         self.hash.key_sport.next = self.sport_held.q.val();
         self.hash.key_dport.next = self.dport_held.q.val();
         self.hash.set_size.next = self.set_size_ram.read_data.val();
-        if self.hash.hash_valid.val() {
-            self.flow_hash_held.d.next = self.hash.flow_hash.val();
+        if self.hash.early_valid.val() {
+            self.flow_hash_held.d.next = self.hash.early_flow_hash.val();
         }
         // Buffer manager: the probe, the arrival, release and PFC frames,
         // and the refresh's queries.

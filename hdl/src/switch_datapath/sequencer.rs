@@ -25,23 +25,33 @@
 //!   blocks' outputs this cycle)
 //!
 //! An arrival, in cycles after `accept` (B = buffer-manager latency 4,
-//! H = hash latency 21, F = flowlet latency 24, W the refresh's walk):
+//! H = the hash's early latency 6, F = flowlet latency 24, W the refresh's
+//! walk):
 //!
 //! ```text
-//!  Start: key + probe ─► WaitProbe (probe answer at 1 + B)
-//!    refused ─► WaitHash (hash at 1 + H) ─► Arrive ─► WaitBuffer ─► finish      H + B + 3
-//!    passed  ─► WalkDirty: query each port of the ring, decide (1)
-//!            ─► WalkAll when a full walk is due: query port 0 .. 2^P - 1
-//!            ─► Drain (B: the last answers written)
-//!            ─► WaitHash (the hash answers meanwhile: `hash_done`)
-//!            ─► Select ─► WaitSelect (F) ─► Arrive ─► WaitBuffer ─► finish
-//!                          max(1 + H, 2 + 2B + W) + F + B + 3
+//!  Start: key + probe (probe answer at 1 + B, hash at 1 + H, both latched
+//!         whenever they come: `probe_pending`, `hash_done`)
+//!    ─► WalkDirty: query each port of the ring, decide (1)
+//!    ─► WalkAll when a full walk is due: query port 0 .. 2^P - 1
+//!    ─► Drain (B: the last answers written)
+//!    ─► WaitHash (until hash and probe are in)
+//!    ─► refused: Arrive ─► WaitBuffer ─► finish                max(1 + H, 2 + B + W) + B + 2
+//!    ─► passed:  Select ─► WaitSelect (F) ─► Arrive ─► WaitBuffer ─► finish
+//!                                                         max(1 + H, 2 + B + W) + F + B + 3
 //!  tx_start: Decide ─► WaitDecide (5) ─► finish; depart, pfc_rx: Release /
 //!  Pfc ─► WaitBuffer (B) ─► finish
 //! ```
 //!
-//! The refresh needs only the ingress's answer, so it walks while the
-//! hash is still working: up to 11 ports' walk is hidden behind the hash.
+//! The refresh needs neither the hash nor the ingress's answer, so it
+//! starts the cycle after the key and the probe are issued. A refused
+//! arrival waits for it too: its copies are as exact as any (they are the
+//! buffer manager's state after every earlier event), and the next
+//! arrival refreshes only what changed after them. The datapath takes the
+//! hash's early answer (the flow hash, before the ECMP block's own
+//! member, which nothing here needs), so the hash is in by the time the
+//! shortest refresh has drained (1 + H = 2 + B + 1): an arrival that
+//! passes the ingress takes 2B + W + F + 5 cycles (37 + W), a refused one
+//! 2B + W + 4 (12 + W).
 //!
 //! Why one event at a time: the reference selects each packet's member
 //! with the egress occupancy after every earlier packet's admission, and
@@ -74,14 +84,14 @@ impl EventKind {
 /// Buffer-manager latency the refresh waits for (its query answers then).
 const BUFFER_LATENCY: usize = 4;
 const _: () = assert!(BUFFER_LATENCY == crate::buffer_manager::LATENCY);
-// The probe answers before the hash does, so the sequencer waits for the hash.
-const _: () = assert!(crate::ecmp_hash::LATENCY > crate::buffer_manager::LATENCY);
+// The probe answers before the hash does, so a refused arrival waits for the
+// hash ([`super::arrival_cycles`] counts on it).
+const _: () = assert!(crate::ecmp_hash::HASH_LATENCY > crate::buffer_manager::LATENCY);
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum SequencerState {
     Idle,
     Start,
-    WaitProbe,
     WalkDirty,
     WalkAll,
     Drain,
@@ -144,6 +154,8 @@ pub struct Sequencer<const P: usize> {
     refused_flag: DFF<Bit>,
     /// The hash has answered (it may answer while the refresh walks).
     hash_done: DFF<Bit>,
+    /// The ingress probe is issued and has not answered yet.
+    probe_pending: DFF<Bit>,
     last_port: Constant<Bits<8>>,
     last_drain_cycle: Constant<Bits<8>>,
     /// Clear: the answers are never written (a fault-injection build).
@@ -196,6 +208,7 @@ impl<const P: usize> Default for Sequencer<P> {
             query_pipe_port: Default::default(),
             refused_flag: Default::default(),
             hash_done: Default::default(),
+            probe_pending: Default::default(),
             last_port: Constant::new(Bits::<8>::from((ports - 1) as LiteralType)),
             last_drain_cycle: Constant::new(Bits::<8>::from((BUFFER_LATENCY - 1) as LiteralType)),
             refresh_enabled: Constant::new(true),
@@ -220,7 +233,7 @@ impl<const P: usize> Sequencer<P> {
 impl<const P: usize> Logic for Sequencer<P> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, walk_step, refused_flag, hash_done);
+        dff_setup!(self, clock, state, walk_step, refused_flag, hash_done, probe_pending);
         for k in 0..4 {
             self.query_pipe_valid[k].clock.next = self.clock.val();
             self.query_pipe_port[k].clock.next = self.clock.val();
@@ -263,24 +276,14 @@ impl<const P: usize> Logic for Sequencer<P> {
                 }
             }
             SequencerState::Start => {
+                // The refresh needs neither the hash nor the ingress's
+                // answer: it walks while both are worked out.
                 self.issue_key.next = true;
                 self.refused_flag.d.next = false;
                 self.hash_done.d.next = false;
-                self.state.d.next = SequencerState::WaitProbe;
-            }
-            SequencerState::WaitProbe => {
-                // The refresh needs only the ingress's answer, so it walks
-                // while the hash is still working.
-                if self.probe_answered.val() {
-                    self.latch_probe.next = true;
-                    self.refused_flag.d.next = self.ingress_refused.val();
-                    self.walk_step.d.next = 0.into();
-                    if self.ingress_refused.val() {
-                        self.state.d.next = SequencerState::WaitHash;
-                    } else {
-                        self.state.d.next = SequencerState::WalkDirty;
-                    }
-                }
+                self.probe_pending.d.next = true;
+                self.walk_step.d.next = 0.into();
+                self.state.d.next = SequencerState::WalkDirty;
             }
             SequencerState::WalkDirty => {
                 if self.dirty_count.val() != 0 {
@@ -309,7 +312,7 @@ impl<const P: usize> Logic for Sequencer<P> {
                 }
             }
             SequencerState::WaitHash => {
-                if self.hash_done.q.val() | self.hash_answered.val() {
+                if (self.hash_done.q.val() | self.hash_answered.val()) & !self.probe_pending.q.val() {
                     if self.refused_flag.q.val() {
                         self.state.d.next = SequencerState::Arrive;
                     } else {
@@ -359,10 +362,18 @@ impl<const P: usize> Logic for Sequencer<P> {
         if self.hash_answered.val() {
             self.hash_done.d.next = true;
         }
+        // The probe answers while the refresh walks (the buffer manager's
+        // only event in flight then).
+        if self.probe_answered.val() & self.probe_pending.q.val() {
+            self.latch_probe.next = true;
+            self.refused_flag.d.next = self.ingress_refused.val();
+            self.probe_pending.d.next = false;
+        }
         self.query_pipe_valid[0].d.next = self.query_valid.val();
         self.query_pipe_port[0].d.next = self.query_port.val();
         if self.reset.val() {
             self.state.d.next = SequencerState::Idle;
+            self.probe_pending.d.next = false;
         }
     }
 }

@@ -84,9 +84,6 @@ impl EventKind {
 /// Buffer-manager latency the refresh waits for (its query answers then).
 const BUFFER_LATENCY: usize = 4;
 const _: () = assert!(BUFFER_LATENCY == crate::buffer_manager::LATENCY);
-// The probe answers before the hash does, so a refused arrival waits for the
-// hash ([`super::arrival_cycles`] counts on it).
-const _: () = assert!(crate::ecmp_hash::HASH_LATENCY > crate::buffer_manager::LATENCY);
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum SequencerState {

@@ -92,9 +92,11 @@ fn inputs_of(op: &Op) -> Vec<u64> {
     v
 }
 
-/// The outputs of each result channel.
-const EARLY_FIELDS: &[usize] = &[outputs::early_valid, outputs::early_flow_hash];
-const RESULT_FIELDS: &[usize] = &[outputs::hash_valid, outputs::flow_hash, outputs::member, outputs::crc, outputs::crc_valid];
+/// Positions of the outputs on `channel`, as the harness declares them.
+fn outputs_on(channel: &str) -> Vec<usize> {
+    use crate::cosim::Harness;
+    EcmpHashBench::OUTPUTS.iter().enumerate().filter(|(_, p)| p.channel == channel).map(|(k, _)| k).collect()
+}
 
 impl EcmpHashBench {
     /// The reference's answer for one key.
@@ -137,11 +139,11 @@ impl EcmpHashBench {
                 Op::Key(key, size) => {
                     let answer = self.expected(&params, key, *size);
                     let early_delay = HASH_LATENCY - 1 + (self.fault == Some(Fault::EarlyHashLate)) as usize;
-                    for (delay, fields) in [(LATENCY - 1, RESULT_FIELDS), (early_delay, EARLY_FIELDS)] {
+                    for (delay, channel) in [(LATENCY - 1, RESULT), (early_delay, EARLY)] {
                         let at = cycle + delay;
                         let reset_in_flight = all[cycle..=at].contains(&Op::Reset);
                         if !reset_in_flight {
-                            for &field in fields {
+                            for field in outputs_on(channel) {
                                 expected[at][field] = answer[field];
                             }
                         }

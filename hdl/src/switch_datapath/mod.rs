@@ -50,15 +50,16 @@
 //!
 //! Latency, from the cycle the event is taken to `result_valid`
 //! ([`arrival_cycles`], [`TX_START_CYCLES`], [`BUFFER_EVENT_CYCLES`]):
-//! an arrival 38 + d cycles, d the ports changed since the last arrival's
-//! refresh (an admission or release on them, a PFC frame received on
-//! them; at most 16), with 2^P more when a received pause may have ended
-//! since the last walk over every port or more than 16 ports changed (the
-//! refresh starts with the hash and the ingress probe; the hash's early
-//! answer, the flow hash alone, is in after 7 cycles: the ECMP block's
-//! member is not used, the flowlet table picks the member); 13 + d when
-//! the ingress refuses it (it refreshes too); `tx_start` 7; `depart` and
-//! `pfc_rx` 6. The
+//! an arrival max(36, 34 + d) cycles, d the ports changed since the last
+//! arrival's refresh (an admission or release on them, a PFC frame
+//! received on them; at most 16), with 2^P + 1 more when a received pause
+//! may have ended since the last walk over every port or more than 16
+//! ports changed (the refresh starts with the hash and the ingress probe;
+//! the hash's early answer, the flow hash alone, is in after 7 cycles and
+//! sets the pace up to d = 2: the ECMP block's member is not used, the
+//! flowlet table picks the member); max(12, 10 + d) when the ingress
+//! refuses it (it refreshes too); `tx_start` 7; `depart` and `pfc_rx` 6.
+//! The
 //! next event can be taken in the cycle of the result. See [`sequencer`]
 //! for why arrivals are not overlapped, [`port_refresh`] for why the
 //! refresh is exact.
@@ -124,23 +125,24 @@ impl ConfigBlock {
 }
 
 /// Cycles from taking an arrival to its result; `refused`: the ingress
-/// refused it (no select); `walk`: the refresh's query cycles
-/// ([`walk_cycles`]). The steps: taken; the key and the ingress probe
-/// issued together, and the refresh starts its walk the cycle after; the
-/// walk's last answers written (buffer-manager latency after its last
-/// query), while the hash and the probe answer; then the select (flowlet
-/// latency) unless refused, the arrival (buffer-manager latency), the
-/// result.
+/// refused it (no select); `walk`: the cycle of the refresh's last query
+/// ([`walk_cycles`]; 0 without one). The steps: taken (cycle 0); the key
+/// and the ingress probe issued in cycle 1, where the refresh's walk
+/// starts too; the select (or, refused, the arrival) once the walk's last
+/// answer is written (buffer-manager latency after its query), the hash
+/// has answered (the select may take it in its own cycle) and the probe's
+/// answer is latched; then, unless refused, the arrival in the cycle the
+/// flowlet table answers; the buffer manager's answer; the result.
 pub const fn arrival_cycles(refused: bool, walk: usize) -> usize {
     let to_hash_answer = 1 + crate::ecmp_hash::HASH_LATENCY;
     let to_probe_latched = 1 + crate::buffer_manager::LATENCY + 1;
-    let to_refresh_done = 2 + walk + crate::buffer_manager::LATENCY;
-    let to_decide = later(to_hash_answer, later(to_probe_latched, to_refresh_done));
-    let arrival = 1 + crate::buffer_manager::LATENCY + 1;
+    let to_refresh_written = if walk == 0 { 0 } else { walk + crate::buffer_manager::LATENCY + 1 };
+    let to_decide = later(to_hash_answer, later(to_probe_latched, to_refresh_written));
+    let arrival = crate::buffer_manager::LATENCY + 1;
     if refused {
         to_decide + arrival
     } else {
-        to_decide + 1 + crate::flowlet_table::LATENCY + arrival
+        to_decide + crate::flowlet_table::LATENCY + arrival
     }
 }
 
@@ -148,10 +150,11 @@ const fn later(a: usize, b: usize) -> usize {
     if a > b { a } else { b }
 }
 
-/// The refresh's query cycles: one per changed port, one to decide, and
-/// 2^`port_bits` for a walk over every port.
+/// The cycle of the refresh's last query, counted from the arrival's
+/// (0: no query): one per changed port from cycle 1; a walk over every
+/// port (2^`port_bits` queries) after a cycle that decides it.
 pub const fn walk_cycles(changed_ports: usize, full: bool, port_bits: usize) -> usize {
-    changed_ports + 1 + if full { 1 << port_bits } else { 0 }
+    changed_ports + if full { 1 + (1 << port_bits) } else { 0 }
 }
 
 /// The most cycles an arrival takes on a datapath of 2^`port_bits` ports.
@@ -546,11 +549,14 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         self.buffer.ev_release.next = self.sequencer.issue_release.val();
         self.buffer.ev_pfc.next = self.sequencer.issue_pfc.val();
         self.buffer.ev_ingress_port.next = self.port_held.q.val();
-        self.buffer.ev_egress_port.next = 0.into();
+        // The arrival goes in the cycle the flowlet table answers (one
+        // assignment per branch, as for the select's flow hash below).
         if self.kind_held.q.val() == self.kind_depart.val() {
             self.buffer.ev_egress_port.next = self.tag_egress_held.q.val();
         } else if self.sequencer.issue_arrival.val() & !self.sequencer.refused.val() {
-            self.buffer.ev_egress_port.next = self.egress_held.q.val();
+            self.buffer.ev_egress_port.next = self.flowlet.egress_port.val();
+        } else {
+            self.buffer.ev_egress_port.next = 0.into();
         }
         self.buffer.ev_dscp.next = self.dscp_held.q.val();
         self.buffer.ev_bytes.next = self.bytes_held.q.val();
@@ -572,7 +578,16 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         self.flowlet.paused_classes.next = self.buffer.query_paused.val();
         self.flowlet.select_valid.next = self.sequencer.issue_select.val();
         self.flowlet.select_set.next = self.set_held.q.val();
-        self.flowlet.flow_hash.next = self.flow_hash_held.q.val();
+        // The select may go in the cycle the hash answers. Written as one
+        // assignment per branch: a default overwritten in the same
+        // combinational block changes the signal twice per evaluation, and
+        // Icarus then wakes the flowlet table's block, whose outputs wake
+        // this one again, without end (the Verilog replay hung so).
+        if self.hash.early_valid.val() {
+            self.flowlet.flow_hash.next = self.hash.early_flow_hash.val();
+        } else {
+            self.flowlet.flow_hash.next = self.flow_hash_held.q.val();
+        }
         self.flowlet.tc.next = self.class_tc_held.q.val();
         self.flowlet.now_ns.next = bit_cast::<50, 32>(self.now_held.q.val());
         if self.sequencer.latch_select.val() {

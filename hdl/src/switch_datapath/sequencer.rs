@@ -25,33 +25,34 @@
 //!   blocks' outputs this cycle)
 //!
 //! An arrival, in cycles after `accept` (B = buffer-manager latency 4,
-//! H = the hash's early latency 6, F = flowlet latency 24, W the refresh's
-//! walk):
+//! H = the hash's early latency 6, F = flowlet latency 24, W the cycle of
+//! the refresh's last query, 0 without one):
 //!
 //! ```text
 //!  Start: key + probe (probe answer at 1 + B, hash at 1 + H, both latched
-//!         whenever they come: `probe_pending`, `hash_done`)
-//!    ─► WalkDirty: query each port of the ring, decide (1)
+//!         whenever they come: `probe_pending`, `hash_done`), and the
+//!         ring's first port queried
+//!    ─► WalkDirty: query each port of the ring, then decide
 //!    ─► WalkAll when a full walk is due: query port 0 .. 2^P - 1
-//!    ─► Drain (B: the last answers written)
-//!    ─► WaitHash (until hash and probe are in)
-//!    ─► refused: Arrive ─► WaitBuffer ─► finish                max(1 + H, 2 + B + W) + B + 2
-//!    ─► passed:  Select ─► WaitSelect (F) ─► Arrive ─► WaitBuffer ─► finish
-//!                                                         max(1 + H, 2 + B + W) + F + B + 3
+//!    ─► Wait: until the last answer is written (B + 1 after its query),
+//!       the hash is in (its own cycle will do) and the probe is latched
+//!    ─► refused: arrival ─► WaitBuffer ─► finish       max(1 + H, W + B + 1) + B + 1
+//!    ─► passed:  select ─► WaitSelect (F) ─► arrival, with the flowlet
+//!       table's egress port as it answers ─► WaitBuffer ─► finish
+//!                                                      max(1 + H, W + B + 1) + F + B + 1
 //!  tx_start: Decide ─► WaitDecide (5) ─► finish; depart, pfc_rx: Release /
 //!  Pfc ─► WaitBuffer (B) ─► finish
 //! ```
 //!
 //! The refresh needs neither the hash nor the ingress's answer, so it
-//! starts the cycle after the key and the probe are issued. A refused
-//! arrival waits for it too: its copies are as exact as any (they are the
-//! buffer manager's state after every earlier event), and the next
-//! arrival refreshes only what changed after them. The datapath takes the
-//! hash's early answer (the flow hash, before the ECMP block's own
-//! member, which nothing here needs), so the hash is in by the time the
-//! shortest refresh has drained (1 + H = 2 + B + 1): an arrival that
-//! passes the ingress takes 2B + W + F + 5 cycles (37 + W), a refused one
-//! 2B + W + 4 (12 + W).
+//! starts with the key and the probe. A refused arrival waits for it too:
+//! its copies are as exact as any (they are the buffer manager's state
+//! after every earlier event), and the next arrival refreshes only what
+//! changed after them. The datapath takes the hash's early answer (the
+//! flow hash, before the ECMP block's own member, which nothing here
+//! needs). Up to two changed ports the hash is what the select waits for:
+//! an arrival that passes the ingress takes 36 cycles, and 34 + d with d
+//! changed ports beyond that; a refused one 12, or 10 + d.
 //!
 //! Why one event at a time: the reference selects each packet's member
 //! with the egress occupancy after every earlier packet's admission, and
@@ -91,11 +92,8 @@ pub enum SequencerState {
     Start,
     WalkDirty,
     WalkAll,
-    Drain,
-    WaitHash,
-    Select,
+    Wait,
     WaitSelect,
-    Arrive,
     WaitBuffer,
     Decide,
     WaitDecide,
@@ -143,7 +141,7 @@ pub struct Sequencer<const P: usize> {
     pub finish: Signal<Out, Bit>,
     // state
     state: DFF<SequencerState>,
-    /// WalkAll: the port queried; Drain: the cycles waited.
+    /// WalkAll: the port queried.
     walk_step: DFF<Bits<8>>,
     /// The ports queried, B cycles deep: their answers come out together.
     query_pipe_valid: [DFF<Bit>; BUFFER_LATENCY],
@@ -153,8 +151,9 @@ pub struct Sequencer<const P: usize> {
     hash_done: DFF<Bit>,
     /// The ingress probe is issued and has not answered yet.
     probe_pending: DFF<Bit>,
+    /// No refresh query is in flight: every answer asked for is written.
+    refresh_written: Signal<Local, Bit>,
     last_port: Constant<Bits<8>>,
-    last_drain_cycle: Constant<Bits<8>>,
     /// Clear: the answers are never written (a fault-injection build).
     refresh_enabled: Constant<Bit>,
     kind_arrive: Constant<Bits<2>>,
@@ -206,8 +205,8 @@ impl<const P: usize> Default for Sequencer<P> {
             refused_flag: Default::default(),
             hash_done: Default::default(),
             probe_pending: Default::default(),
+            refresh_written: Default::default(),
             last_port: Constant::new(Bits::<8>::from((ports - 1) as LiteralType)),
-            last_drain_cycle: Constant::new(Bits::<8>::from((BUFFER_LATENCY - 1) as LiteralType)),
             refresh_enabled: Constant::new(true),
             kind_arrive: EventKind::Arrive.constant(),
             kind_tx_start: EventKind::TxStart.constant(),
@@ -239,6 +238,8 @@ impl<const P: usize> Logic for Sequencer<P> {
             self.query_pipe_valid[k].d.next = self.query_pipe_valid[k - 1].q.val();
             self.query_pipe_port[k].d.next = self.query_pipe_port[k - 1].q.val();
         }
+        self.refresh_written.next = !(self.query_pipe_valid[0].q.val() | self.query_pipe_valid[1].q.val()
+            | self.query_pipe_valid[2].q.val() | self.query_pipe_valid[3].q.val());
         self.ev_ready.next = (self.state.q.val() == SequencerState::Idle) & self.flowlet_ready.val() & !self.reset.val();
         self.accept.next = false;
         self.issue_key.next = false;
@@ -282,54 +283,37 @@ impl<const P: usize> Logic for Sequencer<P> {
                 self.walk_step.d.next = 0.into();
                 self.state.d.next = SequencerState::WalkDirty;
             }
-            SequencerState::WalkDirty => {
-                if self.dirty_count.val() != 0 {
-                    self.pop.next = true;
-                    self.query_valid.next = true;
-                    self.query_port.next = self.dirty_head.val();
-                } else if self.full_walk_due.val() {
-                    self.start_full.next = true;
-                    self.state.d.next = SequencerState::WalkAll;
-                } else {
-                    self.state.d.next = SequencerState::Drain;
-                }
-            }
+            SequencerState::WalkDirty => {}
             SequencerState::WalkAll => {
                 self.query_valid.next = true;
                 self.walk_step.d.next = self.walk_step.q.val() + 1;
                 if self.walk_step.q.val() == self.last_port.val() {
-                    self.walk_step.d.next = 0.into();
-                    self.state.d.next = SequencerState::Drain;
+                    self.state.d.next = SequencerState::Wait;
                 }
             }
-            SequencerState::Drain => {
-                self.walk_step.d.next = self.walk_step.q.val() + 1;
-                if self.walk_step.q.val() == self.last_drain_cycle.val() {
-                    self.state.d.next = SequencerState::WaitHash;
-                }
-            }
-            SequencerState::WaitHash => {
-                if (self.hash_done.q.val() | self.hash_answered.val()) & !self.probe_pending.q.val() {
+            SequencerState::Wait => {
+                // Every answer the refresh asked for is written (a select
+                // sees the port-state writes of earlier cycles), the hash
+                // is in (this cycle at the earliest: the flowlet table takes
+                // it straight from the hash), and the ingress has answered.
+                if self.refresh_written.val() & (self.hash_done.q.val() | self.hash_answered.val()) & !self.probe_pending.q.val() {
                     if self.refused_flag.q.val() {
-                        self.state.d.next = SequencerState::Arrive;
+                        self.issue_arrival.next = true;
+                        self.state.d.next = SequencerState::WaitBuffer;
                     } else {
-                        self.state.d.next = SequencerState::Select;
+                        self.issue_select.next = true;
+                        self.state.d.next = SequencerState::WaitSelect;
                     }
                 }
             }
-            SequencerState::Select => {
-                self.issue_select.next = true;
-                self.state.d.next = SequencerState::WaitSelect;
-            }
             SequencerState::WaitSelect => {
+                // The buffer manager takes the arrival with the egress port
+                // straight from the flowlet table's answer.
                 if self.select_answered.val() {
                     self.latch_select.next = true;
-                    self.state.d.next = SequencerState::Arrive;
+                    self.issue_arrival.next = true;
+                    self.state.d.next = SequencerState::WaitBuffer;
                 }
-            }
-            SequencerState::Arrive => {
-                self.issue_arrival.next = true;
-                self.state.d.next = SequencerState::WaitBuffer;
             }
             SequencerState::WaitBuffer => {
                 if self.buffer_answered.val() {
@@ -354,6 +338,20 @@ impl<const P: usize> Logic for Sequencer<P> {
             SequencerState::Pfc => {
                 self.issue_pfc.next = true;
                 self.state.d.next = SequencerState::WaitBuffer;
+            }
+        }
+        // The refresh: Start queries the ring's first port already.
+        if (self.state.q.val() == SequencerState::Start) | (self.state.q.val() == SequencerState::WalkDirty) {
+            if self.dirty_count.val() != 0 {
+                self.pop.next = true;
+                self.query_valid.next = true;
+                self.query_port.next = self.dirty_head.val();
+                self.state.d.next = SequencerState::WalkDirty;
+            } else if self.full_walk_due.val() {
+                self.start_full.next = true;
+                self.state.d.next = SequencerState::WalkAll;
+            } else {
+                self.state.d.next = SequencerState::Wait;
             }
         }
         if self.hash_answered.val() {

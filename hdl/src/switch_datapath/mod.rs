@@ -71,16 +71,17 @@
 //!
 //! Size and Fmax (16 ports, 2 flow tables, Yosys 0.23 `synth_ecp5`,
 //! nextpnr-ecp5 0.11 out of context on an LFE5U-85F, seed 1, speed 8;
-//! routed Dec 6 with the buffer manager of 62.3 MHz and 38 + d cycle
-//! arrivals): 52.2 MHz (54.2 in the build before, 55.5 in the Dec 4
-//! build: the buffer manager placed anew), the critical path inside the
-//! buffer manager's decision (`s1_in_address` -> `pool_egress_bytes`);
-//! 24,561 LUT4, 22,376 FF, 36 DP16KD, 24 MULT18X18D, 3,099 CCU2C, 1,688
-//! TRELLIS_DPR16X4. At 128 ports (same day): 56.7 MHz, again the buffer
-//! manager's decision (into its port query RAM's write); 23,671 LUT4,
-//! 18,045 FF, 188 DP16KD, 24 MULT18X18D, 3,116 CCU2C, 1,024
-//! TRELLIS_DPR16X4; at speed 6 (the Dec 5 build), 41.3 MHz. An arrival
-//! takes 38 cycles or more, so at 52 MHz about 1.4 M arrivals/s. The
+//! routed Dec 6 with the buffer manager of 62.3 MHz and max(36, 34 + d)
+//! cycle arrivals): 55.8 MHz (52.2 in the build before, 55.5 in the Dec 4
+//! build: the buffer manager placed anew each time), the critical path
+//! inside the buffer manager's decision (`s1_in_address` ->
+//! `pool_egress_bytes`); 25,377 LUT4, 22,360 FF, 36 DP16KD, 24
+//! MULT18X18D, 3,099 CCU2C, 1,688 TRELLIS_DPR16X4; 45.3 MHz at speed 6.
+//! At 128 ports (same build): 57.0 MHz, again the buffer manager's
+//! decision (into its port query RAM's write); 23,208 LUT4, 18,029 FF,
+//! 188 DP16KD, 24 MULT18X18D, 3,100 CCU2C, 1,024 TRELLIS_DPR16X4; 47.0
+//! MHz at speed 6. An arrival takes 36 cycles or more, so at 55.8 MHz
+//! about 1.55 M arrivals/s (1.37 M with 38 + d cycles at 52.2 MHz). The
 //! model's 128 flow tables do not fit this
 //! device beside the rest: their 64 Ki slots of 57 bits need at least 204
 //! of its 208 DP16KD.

@@ -27,6 +27,8 @@
 //!   at one address, written one at a time through one shared port;
 //!   [`output_registered_copies::OutputRegisteredCopies`] many copies of
 //!   one such RAM, written together, each read at its own address.
+//! * [`stage_register::StageRegister`]: a pipeline register a build may
+//!   leave out (the flowlet table's shallow build for the datapath).
 
 pub mod buffer_manager;
 pub mod build_checks;
@@ -41,5 +43,6 @@ pub mod output_registered_ram;
 pub mod forwarding_ram;
 pub mod registered_forwarding_ram;
 pub mod set_member;
+pub mod stage_register;
 pub mod switch_datapath;
 pub mod twin_read_ram;

@@ -24,12 +24,18 @@
 //!  tag   ─►[       ]─►[       ]─► ... ─►[      ]─► tag_out
 //! ```
 //!
+//! Every stage's registers are [`StageRegister`]s of the stage's rank: a
+//! build given [`WiredRanks`] ([`SetMember::new`]) leaves those stages'
+//! registers out and does their steps in the cycle before (latency
+//! `15 - count`); [`Default`] keeps every stage.
+//!
 //! This file is written by `scripts/gen/set_member.py` (the steps are
 //! unrolled: rust_hdl kernels cannot call helper functions).
 
+use crate::stage_register::{StageRegister, WiredRanks};
 use rust_hdl::prelude::*;
 
-/// Cycles from `value` to `member`.
+/// Cycles from `value` to `member`, every stage kept.
 pub const LATENCY: usize = 15;
 
 /// The member the block computes, step by step as the hardware does.
@@ -57,65 +63,65 @@ pub struct SetMember<const W: usize> {
     pub member: Signal<Out, Bits<6>>,
     pub tag_out: Signal<Out, Bits<W>>,
     // stage 1: the rest after steps 14
-    s1_rest: DFF<Bits<16>>,
-    s1_size: DFF<Bits<7>>,
-    s1_tag: DFF<Bits<W>>,
+    s1_rest: StageRegister<Bits<16>>,
+    s1_size: StageRegister<Bits<7>>,
+    s1_tag: StageRegister<Bits<W>>,
     // stage 2: the rest after steps 13
-    s2_rest: DFF<Bits<16>>,
-    s2_size: DFF<Bits<7>>,
-    s2_tag: DFF<Bits<W>>,
+    s2_rest: StageRegister<Bits<16>>,
+    s2_size: StageRegister<Bits<7>>,
+    s2_tag: StageRegister<Bits<W>>,
     // stage 3: the rest after steps 12
-    s3_rest: DFF<Bits<16>>,
-    s3_size: DFF<Bits<7>>,
-    s3_tag: DFF<Bits<W>>,
+    s3_rest: StageRegister<Bits<16>>,
+    s3_size: StageRegister<Bits<7>>,
+    s3_tag: StageRegister<Bits<W>>,
     // stage 4: the rest after steps 11
-    s4_rest: DFF<Bits<16>>,
-    s4_size: DFF<Bits<7>>,
-    s4_tag: DFF<Bits<W>>,
+    s4_rest: StageRegister<Bits<16>>,
+    s4_size: StageRegister<Bits<7>>,
+    s4_tag: StageRegister<Bits<W>>,
     // stage 5: the rest after steps 10
-    s5_rest: DFF<Bits<16>>,
-    s5_size: DFF<Bits<7>>,
-    s5_tag: DFF<Bits<W>>,
+    s5_rest: StageRegister<Bits<16>>,
+    s5_size: StageRegister<Bits<7>>,
+    s5_tag: StageRegister<Bits<W>>,
     // stage 6: the rest after steps 9
-    s6_rest: DFF<Bits<16>>,
-    s6_size: DFF<Bits<7>>,
-    s6_tag: DFF<Bits<W>>,
+    s6_rest: StageRegister<Bits<16>>,
+    s6_size: StageRegister<Bits<7>>,
+    s6_tag: StageRegister<Bits<W>>,
     // stage 7: the rest after steps 8
-    s7_rest: DFF<Bits<16>>,
-    s7_size: DFF<Bits<7>>,
-    s7_tag: DFF<Bits<W>>,
+    s7_rest: StageRegister<Bits<16>>,
+    s7_size: StageRegister<Bits<7>>,
+    s7_tag: StageRegister<Bits<W>>,
     // stage 8: the rest after steps 7
-    s8_rest: DFF<Bits<16>>,
-    s8_size: DFF<Bits<7>>,
-    s8_tag: DFF<Bits<W>>,
+    s8_rest: StageRegister<Bits<16>>,
+    s8_size: StageRegister<Bits<7>>,
+    s8_tag: StageRegister<Bits<W>>,
     // stage 9: the rest after steps 6
-    s9_rest: DFF<Bits<16>>,
-    s9_size: DFF<Bits<7>>,
-    s9_tag: DFF<Bits<W>>,
+    s9_rest: StageRegister<Bits<16>>,
+    s9_size: StageRegister<Bits<7>>,
+    s9_tag: StageRegister<Bits<W>>,
     // stage 10: the rest after steps 5
-    s10_rest: DFF<Bits<16>>,
-    s10_size: DFF<Bits<7>>,
-    s10_tag: DFF<Bits<W>>,
+    s10_rest: StageRegister<Bits<16>>,
+    s10_size: StageRegister<Bits<7>>,
+    s10_tag: StageRegister<Bits<W>>,
     // stage 11: the rest after steps 4
-    s11_rest: DFF<Bits<16>>,
-    s11_size: DFF<Bits<7>>,
-    s11_tag: DFF<Bits<W>>,
+    s11_rest: StageRegister<Bits<16>>,
+    s11_size: StageRegister<Bits<7>>,
+    s11_tag: StageRegister<Bits<W>>,
     // stage 12: the rest after steps 3
-    s12_rest: DFF<Bits<16>>,
-    s12_size: DFF<Bits<7>>,
-    s12_tag: DFF<Bits<W>>,
+    s12_rest: StageRegister<Bits<16>>,
+    s12_size: StageRegister<Bits<7>>,
+    s12_tag: StageRegister<Bits<W>>,
     // stage 13: the rest after steps 2
-    s13_rest: DFF<Bits<16>>,
-    s13_size: DFF<Bits<7>>,
-    s13_tag: DFF<Bits<W>>,
+    s13_rest: StageRegister<Bits<16>>,
+    s13_size: StageRegister<Bits<7>>,
+    s13_tag: StageRegister<Bits<W>>,
     // stage 14: the rest after steps 1
-    s14_rest: DFF<Bits<16>>,
-    s14_size: DFF<Bits<7>>,
-    s14_tag: DFF<Bits<W>>,
+    s14_rest: StageRegister<Bits<16>>,
+    s14_size: StageRegister<Bits<7>>,
+    s14_tag: StageRegister<Bits<W>>,
     // stage 15: the rest after steps 0
-    s15_rest: DFF<Bits<16>>,
-    s15_size: DFF<Bits<7>>,
-    s15_tag: DFF<Bits<W>>,
+    s15_rest: StageRegister<Bits<16>>,
+    s15_size: StageRegister<Bits<7>>,
+    s15_tag: StageRegister<Bits<W>>,
     // the rest after each step, the set size widened to 16 bits
     step14_rest: Signal<Local, Bits<16>>,
     step14_difference: Signal<Local, Bits<17>>,
@@ -166,6 +172,13 @@ pub struct SetMember<const W: usize> {
 
 impl<const W: usize> Default for SetMember<W> {
     fn default() -> Self {
+        Self::new(WiredRanks::NONE)
+    }
+}
+
+impl<const W: usize> SetMember<W> {
+    /// The block, leaving out the registers of the `wired` stages.
+    pub fn new(wired: WiredRanks) -> Self {
         SetMember {
             clock: Default::default(),
             value: Default::default(),
@@ -173,51 +186,51 @@ impl<const W: usize> Default for SetMember<W> {
             tag_in: Default::default(),
             member: Default::default(),
             tag_out: Default::default(),
-            s1_rest: Default::default(),
-            s1_size: Default::default(),
-            s1_tag: Default::default(),
-            s2_rest: Default::default(),
-            s2_size: Default::default(),
-            s2_tag: Default::default(),
-            s3_rest: Default::default(),
-            s3_size: Default::default(),
-            s3_tag: Default::default(),
-            s4_rest: Default::default(),
-            s4_size: Default::default(),
-            s4_tag: Default::default(),
-            s5_rest: Default::default(),
-            s5_size: Default::default(),
-            s5_tag: Default::default(),
-            s6_rest: Default::default(),
-            s6_size: Default::default(),
-            s6_tag: Default::default(),
-            s7_rest: Default::default(),
-            s7_size: Default::default(),
-            s7_tag: Default::default(),
-            s8_rest: Default::default(),
-            s8_size: Default::default(),
-            s8_tag: Default::default(),
-            s9_rest: Default::default(),
-            s9_size: Default::default(),
-            s9_tag: Default::default(),
-            s10_rest: Default::default(),
-            s10_size: Default::default(),
-            s10_tag: Default::default(),
-            s11_rest: Default::default(),
-            s11_size: Default::default(),
-            s11_tag: Default::default(),
-            s12_rest: Default::default(),
-            s12_size: Default::default(),
-            s12_tag: Default::default(),
-            s13_rest: Default::default(),
-            s13_size: Default::default(),
-            s13_tag: Default::default(),
-            s14_rest: Default::default(),
-            s14_size: Default::default(),
-            s14_tag: Default::default(),
-            s15_rest: Default::default(),
-            s15_size: Default::default(),
-            s15_tag: Default::default(),
+            s1_rest: wired.stage(1),
+            s1_size: wired.stage(1),
+            s1_tag: wired.stage(1),
+            s2_rest: wired.stage(2),
+            s2_size: wired.stage(2),
+            s2_tag: wired.stage(2),
+            s3_rest: wired.stage(3),
+            s3_size: wired.stage(3),
+            s3_tag: wired.stage(3),
+            s4_rest: wired.stage(4),
+            s4_size: wired.stage(4),
+            s4_tag: wired.stage(4),
+            s5_rest: wired.stage(5),
+            s5_size: wired.stage(5),
+            s5_tag: wired.stage(5),
+            s6_rest: wired.stage(6),
+            s6_size: wired.stage(6),
+            s6_tag: wired.stage(6),
+            s7_rest: wired.stage(7),
+            s7_size: wired.stage(7),
+            s7_tag: wired.stage(7),
+            s8_rest: wired.stage(8),
+            s8_size: wired.stage(8),
+            s8_tag: wired.stage(8),
+            s9_rest: wired.stage(9),
+            s9_size: wired.stage(9),
+            s9_tag: wired.stage(9),
+            s10_rest: wired.stage(10),
+            s10_size: wired.stage(10),
+            s10_tag: wired.stage(10),
+            s11_rest: wired.stage(11),
+            s11_size: wired.stage(11),
+            s11_tag: wired.stage(11),
+            s12_rest: wired.stage(12),
+            s12_size: wired.stage(12),
+            s12_tag: wired.stage(12),
+            s13_rest: wired.stage(13),
+            s13_size: wired.stage(13),
+            s13_tag: wired.stage(13),
+            s14_rest: wired.stage(14),
+            s14_size: wired.stage(14),
+            s14_tag: wired.stage(14),
+            s15_rest: wired.stage(15),
+            s15_size: wired.stage(15),
+            s15_tag: wired.stage(15),
             step14_rest: Default::default(),
             step14_difference: Default::default(),
             step13_rest: Default::default(),
@@ -270,7 +283,51 @@ impl<const W: usize> Default for SetMember<W> {
 impl<const W: usize> Logic for SetMember<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s1_rest, s1_size, s1_tag, s2_rest, s2_size, s2_tag, s3_rest, s3_size, s3_tag, s4_rest, s4_size, s4_tag, s5_rest, s5_size, s5_tag, s6_rest, s6_size, s6_tag, s7_rest, s7_size, s7_tag, s8_rest, s8_size, s8_tag, s9_rest, s9_size, s9_tag, s10_rest, s10_size, s10_tag, s11_rest, s11_size, s11_tag, s12_rest, s12_size, s12_tag, s13_rest, s13_size, s13_tag, s14_rest, s14_size, s14_tag, s15_rest, s15_size, s15_tag);
+        self.s1_rest.clock.next = self.clock.val();
+        self.s1_size.clock.next = self.clock.val();
+        self.s1_tag.clock.next = self.clock.val();
+        self.s2_rest.clock.next = self.clock.val();
+        self.s2_size.clock.next = self.clock.val();
+        self.s2_tag.clock.next = self.clock.val();
+        self.s3_rest.clock.next = self.clock.val();
+        self.s3_size.clock.next = self.clock.val();
+        self.s3_tag.clock.next = self.clock.val();
+        self.s4_rest.clock.next = self.clock.val();
+        self.s4_size.clock.next = self.clock.val();
+        self.s4_tag.clock.next = self.clock.val();
+        self.s5_rest.clock.next = self.clock.val();
+        self.s5_size.clock.next = self.clock.val();
+        self.s5_tag.clock.next = self.clock.val();
+        self.s6_rest.clock.next = self.clock.val();
+        self.s6_size.clock.next = self.clock.val();
+        self.s6_tag.clock.next = self.clock.val();
+        self.s7_rest.clock.next = self.clock.val();
+        self.s7_size.clock.next = self.clock.val();
+        self.s7_tag.clock.next = self.clock.val();
+        self.s8_rest.clock.next = self.clock.val();
+        self.s8_size.clock.next = self.clock.val();
+        self.s8_tag.clock.next = self.clock.val();
+        self.s9_rest.clock.next = self.clock.val();
+        self.s9_size.clock.next = self.clock.val();
+        self.s9_tag.clock.next = self.clock.val();
+        self.s10_rest.clock.next = self.clock.val();
+        self.s10_size.clock.next = self.clock.val();
+        self.s10_tag.clock.next = self.clock.val();
+        self.s11_rest.clock.next = self.clock.val();
+        self.s11_size.clock.next = self.clock.val();
+        self.s11_tag.clock.next = self.clock.val();
+        self.s12_rest.clock.next = self.clock.val();
+        self.s12_size.clock.next = self.clock.val();
+        self.s12_tag.clock.next = self.clock.val();
+        self.s13_rest.clock.next = self.clock.val();
+        self.s13_size.clock.next = self.clock.val();
+        self.s13_tag.clock.next = self.clock.val();
+        self.s14_rest.clock.next = self.clock.val();
+        self.s14_size.clock.next = self.clock.val();
+        self.s14_tag.clock.next = self.clock.val();
+        self.s15_rest.clock.next = self.clock.val();
+        self.s15_size.clock.next = self.clock.val();
+        self.s15_tag.clock.next = self.clock.val();
         // Stage 1.
         self.size1_wide.next = bit_cast::<16, 7>(self.set_size.val());
         self.step14_difference.next = bit_cast::<17, 16>(self.value.val() >> 14) - bit_cast::<17, 16>(self.size1_wide.val());

@@ -33,14 +33,19 @@ w('''//! Least occupied: which candidate members of a set hold the fewest
 //!  tie bits                                  └────────►[level 1]─► ... ─►[level 5]─►[level 6]─► tie_mask
 //! ```
 //!
+//! Every register is a [`StageRegister`] of a rank (the cycle its output
+//! is in); a build given [`WiredRanks`] leaves those ranks out, so that a
+//! slower clock does two levels in one cycle (latency `9 - count`).
+//!
 //! This file is written by `scripts/gen/least_occupied.py` (each level is
 //! its own set of registers).
 
 use super::set_table::MEMBERS;
 use crate::build_checks::many;
+use crate::stage_register::{StageRegister, WiredRanks};
 use rust_hdl::prelude::*;
 
-/// Cycles from the members to the tie mask.
+/// Cycles from the members to the tie mask, every rank kept.
 pub const LATENCY: usize = 9;
 
 #[derive(LogicBlock)]
@@ -84,12 +89,35 @@ w('''    /// Every member paused, in the stage of the last tie bits.
     tie_all_paused: DFF<Bit>,
 }
 ''')
-src=''.join(out)
+
+def rank(name):
+    """The cycle a register's output is in: the membership stage 1, the
+    candidates 2, level L's decisions L + 2, its tie bits L + 3."""
+    if name.startswith('s1_'):
+        return 1
+    if name.startswith('s2_'):
+        return 2
+    if name == 'tie_all_paused':
+        return LEVELS + 3
+    level = int(re.match(r'l(\d+)_', name).group(1))
+    return level + 3 if name.endswith('_tie') else level + 2
+
+src=''.join(out).replace('DFF<', 'StageRegister<')
+out[:] = [src]
 struct=src[src.index('pub struct LeastOccupied {'):]
 fields=re.findall(r'^    (?:pub )?(\w+): (.+),$', struct, re.M)
-w('\nimpl Default for LeastOccupied {\n    fn default() -> Self {\n        Self {\n')
+w('''
+impl LeastOccupied {
+    /// The block, leaving out the registers of the `wired` ranks.
+    pub fn new(wired: WiredRanks) -> Self {
+        Self {
+''')
 for name, ty in fields:
-    w(f'            {name}: {"many()" if ty.startswith("[") else "Default::default()"},\n')
+    if 'StageRegister' in ty:
+        value = f'wired.stages({rank(name)})' if ty.startswith('[') else f'wired.stage({rank(name)})'
+    else:
+        value = 'many()' if ty.startswith('[') else 'Default::default()'
+    w(f'            {name}: {value},\n')
 w('        }\n    }\n}\n')
 w('''
 impl Logic for LeastOccupied {

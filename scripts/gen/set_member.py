@@ -32,12 +32,18 @@ w('''//! Set member: `value mod set_size` for a 16-bit value and a set of 1 to
 //!  tag   ─►[       ]─►[       ]─► ... ─►[      ]─► tag_out
 //! ```
 //!
+//! Every stage's registers are [`StageRegister`]s of the stage's rank: a
+//! build given [`WiredRanks`] ([`SetMember::new`]) leaves those stages'
+//! registers out and does their steps in the cycle before (latency
+//! `15 - count`); [`Default`] keeps every stage.
+//!
 //! This file is written by `scripts/gen/set_member.py` (the steps are
 //! unrolled: rust_hdl kernels cannot call helper functions).
 
+use crate::stage_register::{StageRegister, WiredRanks};
 use rust_hdl::prelude::*;
 
-/// Cycles from `value` to `member`.
+/// Cycles from `value` to `member`, every stage kept.
 pub const LATENCY: usize = ''' + str(N) + ''';
 
 /// The member the block computes, step by step as the hardware does.
@@ -67,7 +73,7 @@ pub struct SetMember<const W: usize> {
 ''')
 for j in range(1, N+1):
     w(f'    // stage {j}: the rest after steps {", ".join(map(str, STAGES[j-1]))}\n')
-    w(f'    s{j}_rest: DFF<Bits<16>>,\n    s{j}_size: DFF<Bits<7>>,\n    s{j}_tag: DFF<Bits<W>>,\n')
+    w(f'    s{j}_rest: StageRegister<Bits<16>>,\n    s{j}_size: StageRegister<Bits<7>>,\n    s{j}_tag: StageRegister<Bits<W>>,\n')
 w('    // the rest after each step, the set size widened to 16 bits\n')
 for k in STEPS:
     w(f'    step{k}_rest: Signal<Local, Bits<16>>,\n')
@@ -75,12 +81,22 @@ for k in STEPS:
 for j in range(1, N+1):
     w(f'    size{j}_wide: Signal<Local, Bits<16>>,\n')
 w('}\n\n')
-w('impl<const W: usize> Default for SetMember<W> {\n    fn default() -> Self {\n        SetMember {\n')
+w('''impl<const W: usize> Default for SetMember<W> {
+    fn default() -> Self {
+        Self::new(WiredRanks::NONE)
+    }
+}
+
+impl<const W: usize> SetMember<W> {
+    /// The block, leaving out the registers of the `wired` stages.
+    pub fn new(wired: WiredRanks) -> Self {
+        SetMember {
+''')
 for f in ['clock','value','set_size','tag_in','member','tag_out']:
     w(f'            {f}: Default::default(),\n')
 for j in range(1, N+1):
     for f in ['rest','size','tag']:
-        w(f'            s{j}_{f}: Default::default(),\n')
+        w(f'            s{j}_{f}: wired.stage({j}),\n')
 for k in STEPS:
     w(f'            step{k}_rest: Default::default(),\n')
     w(f'            step{k}_difference: Default::default(),\n')
@@ -88,8 +104,9 @@ for j in range(1, N+1):
     w(f'            size{j}_wide: Default::default(),\n')
 w('        }\n    }\n}\n\n')
 w('impl<const W: usize> Logic for SetMember<W> {\n    #[hdl_gen]\n    fn update(&mut self) {\n')
-regs = ', '.join(f's{j}_rest, s{j}_size, s{j}_tag' for j in range(1, N+1))
-w(f'        dff_setup!(self, clock, {regs});\n')
+for j in range(1, N+1):
+    for f in ['rest', 'size', 'tag']:
+        w(f'        self.s{j}_{f}.clock.next = self.clock.val();\n')
 for j in range(1, N+1):
     rest_in = 'self.value.val()' if j == 1 else f'self.s{j-1}_rest.q.val()'
     size_in = 'self.set_size.val()' if j == 1 else f's{j-1}_size'

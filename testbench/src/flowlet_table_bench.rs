@@ -7,7 +7,8 @@
 //! decided, as a buffer manager would answer them in order.
 
 use crate::cosim::{write_inputs, ControlOps, Trace};
-use hdl::flowlet_table::{FlowletTable, LATENCY};
+use hdl::flowlet_table::{latency, FlowletTable};
+use hdl::stage_register::WiredRanks;
 use reference::config::LoadBalancing;
 use reference::flowlet::{FlowletParams, LoadBalancer, PortState, Selection};
 use reference::register_map::{
@@ -74,6 +75,9 @@ pub struct FlowletTableBench<const P: usize, const S: usize, const T: usize, con
     /// Build the hardware without the set map's forwarding of the older
     /// write in flight.
     pub without_older_map_forwarding: bool,
+    /// Build the shallow block without these cycles' registers (the
+    /// switch datapath's build: `hdl::switch_datapath::FLOWLET_WIRED`).
+    pub wired: WiredRanks,
 }
 
 /// The build the property tests use: 64 ports (sets of up to 64
@@ -98,7 +102,7 @@ crate::harness! {
             } else if self.without_older_map_forwarding {
                 FlowletTable::without_older_map_forwarding().expect("a valid build")
             } else {
-                FlowletTable::new().expect("a valid build")
+                FlowletTable::shallow(self.wired).expect("a valid build")
             }
         }
         inputs {
@@ -267,7 +271,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
                 match op {
                     Op::Idle => idle(&mut cycles, 1),
                     Op::Reset => {
-                        idle(&mut cycles, LATENCY);
+                        idle(&mut cycles, latency(self.wired));
                         let mut v = vec![0; inputs::COUNT];
                         v[inputs::reset] = 1;
                         cycles.push((v, None));
@@ -284,14 +288,14 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
                         }
                     }
                     Op::Write(w) => {
-                        idle(&mut cycles, LATENCY);
+                        idle(&mut cycles, latency(self.wired));
                         let mut v = vec![0; inputs::COUNT];
                         write_inputs(&mut v, w, CFG_PORTS);
                         apply_flowlet_write(&mut lb, w);
                         cycles.push((v, None));
                     }
                     Op::Sets(sets) => {
-                        idle(&mut cycles, LATENCY);
+                        idle(&mut cycles, latency(self.wired));
                         for w in set_writes(&sets) {
                             let mut v = vec![0; inputs::COUNT];
                             write_inputs(&mut v, w, CFG_PORTS);
@@ -328,7 +332,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
                             let table = lb.groups()[s.set as usize].table;
                             coverage.draws += (lb.draw_state() != draw_before) as usize;
                             self.count(&mut coverage, &lb, &sel, before.and_then(|(_, slot)| slot));
-                            results.push((cycle + LATENCY - 1, expected_of(&sel, table)));
+                            results.push((cycle + latency(self.wired) - 1, expected_of(&sel, table)));
                             pending.push_back((sel, s.now_ns));
                         }
                         if let Some(decision) = c.decide {
@@ -372,7 +376,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
                 lb.params_mut().pfc_aware = false;
             }
         }
-        idle(&mut cycles, LATENCY);
+        idle(&mut cycles, latency(self.wired));
         let mut expected = vec![vec![None; outputs::COUNT]; cycles.len()];
         let mut last_reset = 0;
         for (n, e) in expected.iter_mut().enumerate() {
@@ -385,7 +389,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             expected[at][outputs::ready] = Some(1);
         }
         // Before the first reset has emptied the pipeline nothing is known.
-        for e in expected.iter_mut().take(LATENCY - 1) {
+        for e in expected.iter_mut().take(latency(self.wired) - 1) {
             *e = vec![None; outputs::COUNT];
         }
         (

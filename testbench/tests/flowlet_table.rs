@@ -1,6 +1,9 @@
 //! The flowlet table block against `reference::flowlet`, in rust_hdl and
 //! in Verilog.
 
+use hdl::flowlet_table::{latency, FlowletTable, FIRST_WIRABLE, LAST_WIRABLE, LATENCY};
+use hdl::stage_register::WiredRanks;
+use hdl::switch_datapath::FLOWLET_WIRED;
 use proptest::prelude::*;
 use synth::tools::{verilator_lint, write_verilog};
 use synth::HardwareBlock;
@@ -101,6 +104,55 @@ fn verilog_passes_verilator_lint() {
     let path = write_verilog(&replay_dir("flowlet_table_lint"), "flowlet_table.v", &verilog()).unwrap();
     let classes = verilator_lint(&path).unwrap_or_else(|e| panic!("{e}"));
     assert!(!classes.contains_key("UNOPTFLAT"), "combinational loop: {classes:?}");
+}
+
+/// The switch datapath's build of the block: every second reduction
+/// stage's registers left out (`hdl::switch_datapath::FLOWLET_WIRED`).
+fn shallow() -> SmallBench {
+    SmallBench { wired: FLOWLET_WIRED, ..Default::default() }
+}
+
+fn shallow_verilog() -> String {
+    let block = FlowletTable::<6, 8, 10, 14>::shallow(FLOWLET_WIRED).expect("a valid build");
+    synth::blocks::checked_verilog(block).expect("Verilog")
+}
+
+/// The shallow build answers as the reference does, `FLOWLET_WIRED.count()`
+/// cycles sooner than the deep one, over stimulus that reaches every case;
+/// the same trace fails on the deep build, so the comparison sees the
+/// latency.
+#[test]
+fn the_datapaths_shallow_build_matches_the_reference_sooner() {
+    assert_eq!(latency(FLOWLET_WIRED), LATENCY - 7);
+    let bench = shallow();
+    let (trace, coverage) = bench.trace_with_coverage(&recorded_ops(5, 3_000));
+    assert!(coverage.missing().is_empty(), "not reached: {:?} ({coverage:?})", coverage.missing());
+    check(&bench, &trace, "flowlet_table_shallow").unwrap_or_else(|m| panic!("{m} (VCD in target/vcd/flowlet_table_shallow.vcd)"));
+    assert!(first_mismatch(&SmallBench::default(), &trace).is_some(), "the deep build passed the shallow build's trace");
+}
+
+#[test]
+fn the_shallow_builds_verilog_replays_the_reference_in_icarus_and_passes_lint() {
+    let bench = shallow();
+    let trace = bench.trace(&recorded_ops(6, 400));
+    check(&bench, &trace, "flowlet_table_shallow_replay_source").expect("rust_hdl agrees first");
+    let verilog = shallow_verilog();
+    let cycles = replay::<SmallBench>(&verilog, &trace, &replay_dir("flowlet_table_shallow")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(cycles, trace.cycles());
+    let path = write_verilog(&replay_dir("flowlet_table_shallow_lint"), "flowlet_table.v", &verilog).unwrap();
+    let classes = verilator_lint(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!classes.contains_key("UNOPTFLAT"), "combinational loop: {classes:?}");
+}
+
+/// Only the reduction stages' registers can go; anything else is refused
+/// when the block is built, naming the cycle.
+#[test]
+fn a_shallow_build_refuses_cycles_outside_the_reduction() {
+    for cycle in [FIRST_WIRABLE - 1, LAST_WIRABLE + 1] {
+        let refused = FlowletTable::<6, 8, 10, 14>::shallow(WiredRanks::of(&[12, cycle])).err().expect("refused");
+        assert!(refused.0.contains(&format!("wired cycle {cycle}:")), "{refused}");
+    }
+    assert!(FlowletTable::<6, 8, 10, 14>::shallow(WiredRanks::of(&[FIRST_WIRABLE, LAST_WIRABLE])).is_ok());
 }
 
 // Yosys synthesis for ECP5 (block RAM included) is part of the place and

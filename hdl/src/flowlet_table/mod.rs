@@ -40,6 +40,17 @@
 //! Latency 24 cycles, throughput one select per cycle, back to back on
 //! one slot, one set and one port included.
 //!
+//! Shallow builds ([`FlowletTable::shallow`]): the registers into any of
+//! cycles 9 to 23 (the least-occupied levels, the tie break, hash mod
+//! size, and the context beside them) are
+//! [`StageRegister`]s, and a build may leave out whole cycles of them
+//! ([`WiredRanks`]), for a design whose clock is slow enough to do two
+//! stages in one; its latency is [`latency`]`(wired)`, its answers the
+//! same. The switch datapath, clocked at about 56 MHz by the buffer
+//! manager, leaves out every second one (17 cycles). The cycles before
+//! stay: the slot and port-state RAMs' reads and writes are aligned
+//! cycle by cycle there, and the egress port is read from a RAM after.
+//!
 //! ```text
 //!  cycle  0        2,3            3        5          14           23          24
 //!  set ─► set_table ─► member ports ─► port_state ─► least_occupied ─► tie_break ─► set_table
@@ -111,8 +122,9 @@ mod tie_break;
 pub use set_table::MEMBERS;
 pub use slot_table::TIME_HALF_BITS;
 
-use crate::build_checks::{BuildError, many};
+use crate::build_checks::BuildError;
 use crate::set_member::SetMember;
+use crate::stage_register::{StageRegister, WiredRanks};
 use least_occupied::LeastOccupied;
 use port_state::PortState;
 use registers::Registers;
@@ -122,8 +134,30 @@ use slot_table::SlotTable;
 use table_map::TableMap;
 use tie_break::TieBreak;
 
-/// Cycles from a select to its result.
+/// Cycles from a select to its result, every stage kept.
 pub const LATENCY: usize = 24;
+/// The first and last cycle whose registers a shallow build may leave out.
+pub const FIRST_WIRABLE: usize = SLOT_ANSWER + 1;
+pub const LAST_WIRABLE: usize = MEMBER_READY;
+/// Cycle at which hash mod size starts.
+const HASH_MEMBER_START: usize = 8;
+
+/// Cycles from a select to its result in a build without the `wired`
+/// cycles' registers.
+pub const fn latency(wired: WiredRanks) -> usize {
+    LATENCY - wired.count()
+}
+
+/// `wired` names only cycles a shallow build can leave out.
+pub fn check_wired(wired: WiredRanks) -> Result<(), BuildError> {
+    match (wired.lowest(), wired.highest()) {
+        (Some(low), _) if low < FIRST_WIRABLE => Err(BuildError(format!(
+            "flowlet-table: wired cycle {low}: only cycles {FIRST_WIRABLE} to {LAST_WIRABLE} (the reduction stages) can leave out their registers"))),
+        (_, Some(high)) if high > LAST_WIRABLE => Err(BuildError(format!(
+            "flowlet-table: wired cycle {high}: only cycles {FIRST_WIRABLE} to {LAST_WIRABLE} (the reduction stages) can leave out their registers"))),
+        _ => Ok(()),
+    }
+}
 /// Bits of a time in ns (10^15 ns, the longest replay, fits).
 pub const TIME_BITS: usize = 2 * TIME_HALF_BITS;
 /// Cycle at which the set's table is known (the slot address).
@@ -141,11 +175,12 @@ const TIES_READY: usize = PORT_STATE_READY + least_occupied::LATENCY;
 const MEMBER_READY: usize = TIES_READY + tie_break::LATENCY;
 
 // rust_hdl writes a Rust constant inside a kernel as a bare Verilog name,
-// so the kernel spells these positions as literals; the asserts keep them
+// so the kernel spells these positions as literals (a shallow build keeps
+// them: its wired registers pass their cycle's value on within the cycle); the asserts keep them
 // equal to the named constants.
 const _: () = assert!(LATENCY == 24 && TABLE_READY == 3 && SLOT_ANSWER == 8 && PORT_STATE_READY == 5 && TIES_READY == 14 && MEMBER_READY == 23 && TIME_HALF_BITS == 25);
 // The set member (hash mod size) starts in cycle 8 and answers with the tie break.
-const _: () = assert!(8 + crate::set_member::LATENCY == MEMBER_READY);
+const _: () = assert!(HASH_MEMBER_START == 8 && HASH_MEMBER_START + crate::set_member::LATENCY == MEMBER_READY);
 
 #[derive(LogicBlock)]
 pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E: usize> {
@@ -194,7 +229,7 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     hash_member: SetMember<S>,
     table_count: Constant<Bits<8>>,
     // the select's context: `x_at[c - 1]` holds x in cycle c
-    valid_at: [DFF<Bit>; LATENCY],
+    valid_at: [StageRegister<Bit>; LATENCY],
     hash_at1: DFF<Bits<16>>,
     tc_at1: DFF<Bits<3>>,
     tc_at2: DFF<Bits<3>>,
@@ -208,11 +243,11 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     now_low_at3: DFF<Bits<TIME_HALF_BITS>>,
     now_high_at3: DFF<Bits<TIME_HALF_BITS>>,
     size_at3: DFF<Bits<7>>,
-    has_table_at: [DFF<Bit>; LATENCY],
-    slot_at: [DFF<Bits<16>>; LATENCY],
-    expired_at: [DFF<Bit>; LATENCY],
-    slot_valid_at: [DFF<Bit>; TIES_READY],
-    slot_member_at: [DFF<Bits<6>>; TIES_READY],
+    has_table_at: [StageRegister<Bit>; LATENCY],
+    slot_at: [StageRegister<Bits<16>>; LATENCY],
+    expired_at: [StageRegister<Bit>; LATENCY],
+    slot_valid_at: [StageRegister<Bit>; TIES_READY],
+    slot_member_at: [StageRegister<Bits<6>>; TIES_READY],
     set_at1: DFF<Bits<S>>,
     set_at2: DFF<Bits<S>>,
     set_at3: DFF<Bits<S>>,
@@ -231,7 +266,7 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
     hash_at5: DFF<Bits<16>>,
     size_at4: DFF<Bits<7>>,
     size_at5: DFF<Bits<7>>,
-    all_paused_at: [DFF<Bit>; LATENCY],
+    all_paused_at: [StageRegister<Bit>; LATENCY],
     result_member: DFF<Bits<6>>,
     result_moved: DFF<Bit>,
     slot_address: Signal<Local, Bits<T>>,
@@ -252,20 +287,31 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
         if E != S + 6 {
             return Err(BuildError(format!("flowlet-table: E = {E}: must be S + 6 = {} (set id and member index)", S + 6)));
         }
-        Ok(Self::build(true, true))
+        Ok(Self::build(true, true, WiredRanks::NONE))
+    }
+
+    /// The block with the registers into the `wired` cycles left out, for
+    /// a slower clock: latency [`latency`]`(wired)`. Only the reduction
+    /// stages can go (cycles [`FIRST_WIRABLE`] to [`LAST_WIRABLE`]): the
+    /// RAMs' reads and writes before them are aligned cycle by cycle, and
+    /// the egress port is read from a RAM after them.
+    pub fn shallow(wired: WiredRanks) -> Result<Self, BuildError> {
+        Self::new()?;
+        check_wired(wired)?;
+        Ok(Self::build(true, true, wired))
     }
 
     /// A deliberately wrong build for the fault-injection tests: the set
     /// map's last write is not forwarded to the next select.
     pub fn without_map_forwarding() -> Result<Self, BuildError> {
-        Self::new().map(|_| Self::build(false, true))
+        Self::new().map(|_| Self::build(false, true, WiredRanks::NONE))
     }
 
     /// A deliberately wrong build for the fault-injection tests: the set
     /// map's older write in flight is not forwarded to the select two
     /// after it.
     pub fn without_older_map_forwarding() -> Result<Self, BuildError> {
-        Self::new().map(|_| Self::build(true, false))
+        Self::new().map(|_| Self::build(true, false, WiredRanks::NONE))
     }
 
     /// How many flow tables the block holds.
@@ -273,7 +319,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
         1 << (T - 9)
     }
 
-    fn build(forward_last: bool, forward_older: bool) -> Self {
+    fn build(forward_last: bool, forward_older: bool, wired: WiredRanks) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -309,11 +355,11 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             table_map: TableMap::new(forward_last, forward_older),
             slot_table: Default::default(),
             port_state: Default::default(),
-            least_occupied: Default::default(),
-            tie_break: Default::default(),
-            hash_member: Default::default(),
+            least_occupied: LeastOccupied::new(wired.from_cycle(PORT_STATE_READY)),
+            tie_break: TieBreak::new(wired.from_cycle(TIES_READY)),
+            hash_member: SetMember::new(wired.from_cycle(HASH_MEMBER_START)),
             table_count: Constant::new((Self::tables() as LiteralType).into()),
-            valid_at: many(),
+            valid_at: wired.delay_line(1),
             hash_at1: Default::default(),
             tc_at1: Default::default(),
             tc_at2: Default::default(),
@@ -327,11 +373,11 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             now_low_at3: Default::default(),
             now_high_at3: Default::default(),
             size_at3: Default::default(),
-            has_table_at: many(),
-            slot_at: many(),
-            expired_at: many(),
-            slot_valid_at: many(),
-            slot_member_at: many(),
+            has_table_at: wired.delay_line(1),
+            slot_at: wired.delay_line(1),
+            expired_at: wired.delay_line(1),
+            slot_valid_at: wired.delay_line(1),
+            slot_member_at: wired.delay_line(1),
             set_at1: Default::default(),
             set_at2: Default::default(),
             set_at3: Default::default(),
@@ -350,7 +396,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
             hash_at5: Default::default(),
             size_at4: Default::default(),
             size_at5: Default::default(),
-            all_paused_at: many(),
+            all_paused_at: wired.delay_line(1),
             result_member: Default::default(),
             result_moved: Default::default(),
             slot_address: Default::default(),

@@ -15,7 +15,9 @@
 //!   `member` (6 bits) and `moved` (a re-selection that left the slot's
 //!   member), combinational
 //!
-//! Latency 9 cycles, one choice per cycle. The draw state advances in
+//! Latency 9 cycles, one choice per cycle; a build given [`WiredRanks`]
+//! leaves those ranks' registers out (latency `9 - count`), the draw's
+//! state, a loop, stays a register. The draw state advances in
 //! stage 3 in event order, so back-to-back draws are exact; the register
 //! holds the state one step ahead (the next draw in its upper half), so
 //! that the draw leaves a register straight into the product. Every count
@@ -42,9 +44,10 @@
 use super::set_table::MEMBERS;
 use reference::lfsr::ZERO_SEED_REPLACEMENT;
 use crate::build_checks::many;
+use crate::stage_register::{StageRegister, WiredRanks};
 use rust_hdl::prelude::*;
 
-/// Cycles from the tie mask to the member.
+/// Cycles from the tie mask to the member, every rank kept.
 pub const LATENCY: usize = 9;
 /// Members per group of the pick (a group's set bits are counted together).
 const GROUP: usize = 8;
@@ -86,43 +89,43 @@ pub struct TieBreak {
     zero_seed_replacement: Constant<Bits<32>>,
     stepped_replacement: Constant<Bits<32>>,
     // the choice's context through the stages
-    reselect_q: [DFF<Bit>; LATENCY],
-    keep_slot_q: [DFF<Bit>; LATENCY],
-    slot_valid_q: [DFF<Bit>; LATENCY],
-    slot_member_q: [DFF<Bits<6>>; LATENCY],
+    reselect_q: [StageRegister<Bit>; LATENCY],
+    keep_slot_q: [StageRegister<Bit>; LATENCY],
+    slot_valid_q: [StageRegister<Bit>; LATENCY],
+    slot_member_q: [StageRegister<Bits<6>>; LATENCY],
     /// Whether the slot's member is among the tied, stage by stage
     /// (`stay_q[s - 1]` in stage s).
-    stay_q: [DFF<Bit>; LATENCY],
+    stay_q: [StageRegister<Bit>; LATENCY],
     // the tie mask, stages 1 to 7 (one array per stage: rust_hdl cannot
     // write nested arrays as Verilog), and each tied member's rank among
     // the tied of its group, counted in stage 7 from the mask
-    s1_tie: [DFF<Bit>; MEMBERS],
-    s2_tie: [DFF<Bit>; MEMBERS],
-    s3_tie: [DFF<Bit>; MEMBERS],
-    s4_tie: [DFF<Bit>; MEMBERS],
-    s5_tie: [DFF<Bit>; MEMBERS],
-    s6_tie: [DFF<Bit>; MEMBERS],
-    s7_tie: [DFF<Bit>; MEMBERS],
-    s7_rank: [DFF<Bits<3>>; MEMBERS],
+    s1_tie: [StageRegister<Bit>; MEMBERS],
+    s2_tie: [StageRegister<Bit>; MEMBERS],
+    s3_tie: [StageRegister<Bit>; MEMBERS],
+    s4_tie: [StageRegister<Bit>; MEMBERS],
+    s5_tie: [StageRegister<Bit>; MEMBERS],
+    s6_tie: [StageRegister<Bit>; MEMBERS],
+    s7_tie: [StageRegister<Bit>; MEMBERS],
+    s7_rank: [StageRegister<Bits<3>>; MEMBERS],
     // stage 1: set bits per group
-    s1_group_count: [DFF<Bits<7>>; GROUPS],
+    s1_group_count: [StageRegister<Bits<7>>; GROUPS],
     slot_member_tied: Signal<Local, Bit>,
     pair_count_wide: [Signal<Local, Bits<7>>; PAIRS],
     quad_count_wide: [Signal<Local, Bits<7>>; QUADS],
     group_sum: [Signal<Local, Bits<7>>; GROUPS],
     // stage 2: tied in groups (0, 1), (2, 3), (4, 5), (6, 7)
-    s2_group_count: [DFF<Bits<7>>; GROUPS],
-    s2_pair_groups: [DFF<Bits<7>>; 4],
+    s2_group_count: [StageRegister<Bits<7>>; GROUPS],
+    s2_pair_groups: [StageRegister<Bits<7>>; 4],
     // stage 3: where each group starts among the tied, how many tie
-    s3_group_start: [DFF<Bits<7>>; GROUPS],
-    s3_count: DFF<Bits<7>>,
+    s3_group_start: [StageRegister<Bits<7>>; GROUPS],
+    s3_count: StageRegister<Bits<7>>,
     /// Tied in groups 0..4.
     first_half: Signal<Local, Bits<7>>,
     // stage 4: the draw taken; draw x count as four partial sums, of the
     // draw times count bits (0, 1), (2, 3), (4, 5) and 6
-    s4_group_start: [DFF<Bits<7>>; GROUPS],
-    s4_count: DFF<Bits<7>>,
-    s4_partial: [DFF<Bits<PRODUCT_BITS>>; 4],
+    s4_group_start: [StageRegister<Bits<7>>; GROUPS],
+    s4_count: StageRegister<Bits<7>>,
+    s4_partial: [StageRegister<Bits<PRODUCT_BITS>>; 4],
     /// The xorshift's input: the seed's state on a seed write, else the
     /// state the draw now in `ahead_state` leaves.
     step_from: Signal<Local, Bits<32>>,
@@ -134,14 +137,14 @@ pub struct TieBreak {
     /// The draw shifted by bit n of the count, where that bit is set.
     shifted_draw: [Signal<Local, Bits<PRODUCT_BITS>>; 7],
     // stage 5: draw x count as draw x count bits 0..4 and 4..7
-    s5_group_start: [DFF<Bits<7>>; GROUPS],
-    s5_count: DFF<Bits<7>>,
-    s5_product_low: DFF<Bits<PRODUCT_BITS>>,
-    s5_product_high: DFF<Bits<PRODUCT_BITS>>,
+    s5_group_start: [StageRegister<Bits<7>>; GROUPS],
+    s5_count: StageRegister<Bits<7>>,
+    s5_product_low: StageRegister<Bits<PRODUCT_BITS>>,
+    s5_product_high: StageRegister<Bits<PRODUCT_BITS>>,
     // stage 6: the pick, an index among the tied
-    s6_group_start: [DFF<Bits<7>>; GROUPS],
-    s6_count: DFF<Bits<7>>,
-    s6_pick: DFF<Bits<7>>,
+    s6_group_start: [StageRegister<Bits<7>>; GROUPS],
+    s6_count: StageRegister<Bits<7>>,
+    s6_pick: StageRegister<Bits<7>>,
     product: Signal<Local, Bits<PRODUCT_BITS>>,
     // stage 7: the group holding the pick (one-hot), the pick's offset in each
     /// pick - group start, with the borrow in bit 7 (pick below the start).
@@ -149,18 +152,18 @@ pub struct TieBreak {
     /// The pick is at or past each group's start, and below the count.
     reaches_group: [Signal<Local, Bit>; GROUPS],
     below_count: Signal<Local, Bit>,
-    s7_holds_pick: [DFF<Bit>; GROUPS],
-    s7_offset: [DFF<Bits<7>>; GROUPS],
+    s7_holds_pick: [StageRegister<Bit>; GROUPS],
+    s7_offset: [StageRegister<Bits<7>>; GROUPS],
     /// Set bits of each pair of members (2k, 2k + 1), for the ranks.
     rank_pair: [Signal<Local, Bits<3>>; PAIRS],
     /// Set bits of the first four members of each group, for the ranks.
     rank_first_quad: [Signal<Local, Bits<3>>; GROUPS],
     rank_below: [Signal<Local, Bits<3>>; MEMBERS],
     // stage 8: that group's bits and ranks, and the pick's rank in it
-    s8_group: DFF<Bits<3>>,
-    s8_offset: DFF<Bits<7>>,
-    s8_group_bits: [DFF<Bit>; GROUP],
-    s8_group_ranks: [DFF<Bits<3>>; GROUP],
+    s8_group: StageRegister<Bits<3>>,
+    s8_offset: StageRegister<Bits<7>>,
+    s8_group_bits: [StageRegister<Bit>; GROUP],
+    s8_group_ranks: [StageRegister<Bits<3>>; GROUP],
     // (OR-ed in locals: a DFF's `d` reads back its settled value in
     // rust_hdl's simulation, not the one just assigned)
     held_group: Signal<Local, Bits<3>>,
@@ -169,13 +172,15 @@ pub struct TieBreak {
     held_ranks: [Signal<Local, Bits<3>>; GROUP],
     offset_in_group: Signal<Local, Bits<3>>,
     // stage 9: the member
-    s9_picked: DFF<Bits<6>>,
+    s9_picked: StageRegister<Bits<6>>,
     bit_in_group: Signal<Local, Bits<3>>,
     chosen: Signal<Local, Bits<6>>,
 }
 
-impl Default for TieBreak {
-    fn default() -> Self {
+impl TieBreak {
+    /// The block, leaving out the registers of the `wired` ranks (the
+    /// draw's state, a loop, is always a register).
+    pub fn new(wired: WiredRanks) -> Self {
         Self {
             clock: Default::default(),
             seed_write: Default::default(),
@@ -192,64 +197,64 @@ impl Default for TieBreak {
             ahead_state: Default::default(),
             zero_seed_replacement: Constant::new((ZERO_SEED_REPLACEMENT as LiteralType).into()),
             stepped_replacement: Constant::new((STEPPED_REPLACEMENT as LiteralType).into()),
-            reselect_q: many(),
-            keep_slot_q: many(),
-            slot_valid_q: many(),
-            slot_member_q: many(),
-            stay_q: many(),
-            s1_tie: many(),
-            s2_tie: many(),
-            s3_tie: many(),
-            s4_tie: many(),
-            s5_tie: many(),
-            s6_tie: many(),
-            s7_tie: many(),
-            s7_rank: many(),
-            s1_group_count: many(),
+            reselect_q: wired.delay_line(1),
+            keep_slot_q: wired.delay_line(1),
+            slot_valid_q: wired.delay_line(1),
+            slot_member_q: wired.delay_line(1),
+            stay_q: wired.delay_line(1),
+            s1_tie: wired.stages(1),
+            s2_tie: wired.stages(2),
+            s3_tie: wired.stages(3),
+            s4_tie: wired.stages(4),
+            s5_tie: wired.stages(5),
+            s6_tie: wired.stages(6),
+            s7_tie: wired.stages(7),
+            s7_rank: wired.stages(7),
+            s1_group_count: wired.stages(1),
             slot_member_tied: Default::default(),
             pair_count_wide: many(),
             quad_count_wide: many(),
             group_sum: many(),
-            s2_group_count: many(),
-            s2_pair_groups: many(),
-            s3_group_start: many(),
-            s3_count: Default::default(),
+            s2_group_count: wired.stages(2),
+            s2_pair_groups: wired.stages(2),
+            s3_group_start: wired.stages(3),
+            s3_count: wired.stage(3),
             first_half: Default::default(),
-            s4_group_start: many(),
-            s4_count: Default::default(),
-            s4_partial: many(),
+            s4_group_start: wired.stages(4),
+            s4_count: wired.stage(4),
+            s4_partial: wired.stages(4),
             step_from: Default::default(),
             stepped: Default::default(),
             drawn_state: Default::default(),
             draw_now: Default::default(),
             take_draw: Default::default(),
             shifted_draw: many(),
-            s5_group_start: many(),
-            s5_count: Default::default(),
-            s5_product_low: Default::default(),
-            s5_product_high: Default::default(),
-            s6_group_start: many(),
-            s6_count: Default::default(),
-            s6_pick: Default::default(),
+            s5_group_start: wired.stages(5),
+            s5_count: wired.stage(5),
+            s5_product_low: wired.stage(5),
+            s5_product_high: wired.stage(5),
+            s6_group_start: wired.stages(6),
+            s6_count: wired.stage(6),
+            s6_pick: wired.stage(6),
             product: Default::default(),
             pick_past_start: many(),
             reaches_group: many(),
             below_count: Default::default(),
-            s7_holds_pick: many(),
-            s7_offset: many(),
+            s7_holds_pick: wired.stages(7),
+            s7_offset: wired.stages(7),
             rank_pair: many(),
             rank_first_quad: many(),
             rank_below: many(),
-            s8_group: Default::default(),
-            s8_offset: Default::default(),
-            s8_group_bits: many(),
-            s8_group_ranks: many(),
+            s8_group: wired.stage(8),
+            s8_offset: wired.stage(8),
+            s8_group_bits: wired.stages(8),
+            s8_group_ranks: wired.stages(8),
             held_group: Default::default(),
             held_offset: Default::default(),
             held_bits: many(),
             held_ranks: many(),
             offset_in_group: Default::default(),
-            s9_picked: Default::default(),
+            s9_picked: wired.stage(9),
             bit_in_group: Default::default(),
             chosen: Default::default(),
         }
@@ -259,8 +264,17 @@ impl Default for TieBreak {
 impl Logic for TieBreak {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ahead_state, s3_count, s4_count, s5_count, s5_product_low, s5_product_high,
-            s6_count, s6_pick, s8_group, s8_offset, s9_picked);
+        dff_setup!(self, clock, ahead_state);
+        self.s3_count.clock.next = self.clock.val();
+        self.s4_count.clock.next = self.clock.val();
+        self.s5_count.clock.next = self.clock.val();
+        self.s5_product_low.clock.next = self.clock.val();
+        self.s5_product_high.clock.next = self.clock.val();
+        self.s6_count.clock.next = self.clock.val();
+        self.s6_pick.clock.next = self.clock.val();
+        self.s8_group.clock.next = self.clock.val();
+        self.s8_offset.clock.next = self.clock.val();
+        self.s9_picked.clock.next = self.clock.val();
         for i in 0..LATENCY {
             self.reselect_q[i].clock.next = self.clock.val();
             self.keep_slot_q[i].clock.next = self.clock.val();

@@ -50,7 +50,7 @@
 //!
 //! Latency, from the cycle the event is taken to `result_valid`
 //! ([`arrival_cycles`], [`TX_START_CYCLES`], [`BUFFER_EVENT_CYCLES`]):
-//! an arrival max(36, 34 + d) cycles, d the ports changed since the last
+//! an arrival max(29, 27 + d) cycles, d the ports changed since the last
 //! arrival's refresh (an admission or release on them, a PFC frame
 //! received on them; at most 16), with 2^P + 1 more when a received pause
 //! may have ended since the last walk over every port or more than 16
@@ -59,8 +59,10 @@
 //! sets the pace up to d = 2: the ECMP block's member is not used, the
 //! flowlet table picks the member); max(12, 10 + d) when the ingress
 //! refuses it (it refreshes too); `tx_start` 7; `depart` and `pfc_rx` 6.
-//! The
-//! next event can be taken in the cycle of the result. See [`sequencer`]
+//! Of an arrival's cycles the member selection takes the most: the
+//! flowlet table is built shallow here ([`FLOWLET_WIRED`]), two of its
+//! reduction stages in each cycle of this slower clock, 17 cycles instead
+//! of its own 24. The next event can be taken in the cycle of the result. See [`sequencer`]
 //! for why arrivals are not overlapped, [`port_refresh`] for why the
 //! refresh is exact.
 //!
@@ -95,6 +97,7 @@ use crate::ecmp_hash::EcmpHash;
 use crate::ecn_marker::EcnMarker;
 use crate::flowlet_table::registers::Registers as FlowletRegisters;
 use crate::flowlet_table::{FlowletTable, TIME_BITS};
+use crate::stage_register::WiredRanks;
 
 // The kernel writes the flowlet table's time width as a literal (a Rust
 // constant would become a bare Verilog name).
@@ -125,6 +128,14 @@ impl ConfigBlock {
     }
 }
 
+/// The flowlet table's cycles whose registers the datapath's build leaves
+/// out: every second reduction stage, so that two do their work in one
+/// cycle of the datapath's clock (about 56 MHz, set by the buffer
+/// manager; a stage of the flowlet table takes 6.3 ns at most).
+pub const FLOWLET_WIRED: WiredRanks = WiredRanks::of(&[10, 12, 14, 16, 18, 20, 22]);
+/// Cycles from a select to the flowlet table's answer in the datapath.
+pub const FLOWLET_LATENCY: usize = crate::flowlet_table::latency(FLOWLET_WIRED);
+
 /// Cycles from taking an arrival to its result; `refused`: the ingress
 /// refused it (no select); `walk`: the cycle of the refresh's last query
 /// ([`walk_cycles`]; 0 without one). The steps: taken (cycle 0); the key
@@ -143,7 +154,7 @@ pub const fn arrival_cycles(refused: bool, walk: usize) -> usize {
     if refused {
         to_decide + arrival
     } else {
-        to_decide + crate::flowlet_table::LATENCY + arrival
+        to_decide + FLOWLET_LATENCY + arrival
     }
 }
 
@@ -312,7 +323,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             return Err(BuildError(format!("switch datapath: A = {A} address bits: must be P + 3 = {} (port and pool)", P + 3)));
         }
         check_ports::<A>("switch datapath", ports)?;
-        let flowlet = FlowletTable::<P, S, T, E>::new()?;
+        let flowlet = FlowletTable::<P, S, T, E>::shallow(FLOWLET_WIRED)?;
         let buffer = BufferManager::<A>::new(ports)?;
         let ecn = EcnMarker::<A>::new(ports)?;
         let sequencer = if refresh { Sequencer::default() } else { Sequencer::without_refresh() };

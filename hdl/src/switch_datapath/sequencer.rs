@@ -25,8 +25,9 @@
 //!   blocks' outputs this cycle)
 //!
 //! An arrival, in cycles after `accept` (B = buffer-manager latency 4,
-//! H = the hash's early latency 6, F = flowlet latency 24, W the cycle of
-//! the refresh's last query, 0 without one):
+//! H = the hash's early latency 6, F = the flowlet table's latency in the
+//! datapath's shallow build 17, W the cycle of the refresh's last query, 0
+//! without one):
 //!
 //! ```text
 //!  Start: key + probe (probe answer at 1 + B, hash at 1 + H, both latched
@@ -51,7 +52,7 @@
 //! changed after them. The datapath takes the hash's early answer (the
 //! flow hash, before the ECMP block's own member, which nothing here
 //! needs). Up to two changed ports the hash is what the select waits for:
-//! an arrival that passes the ingress takes 36 cycles, and 34 + d with d
+//! an arrival that passes the ingress takes 29 cycles, and 27 + d with d
 //! changed ports beyond that; a refused one 12, or 10 + d.
 //!
 //! Why one event at a time: the reference selects each packet's member

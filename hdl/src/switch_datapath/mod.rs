@@ -79,11 +79,15 @@
 //! inside the buffer manager's decision (`s1_in_address` ->
 //! `pool_egress_bytes`); 25,377 LUT4, 22,360 FF, 36 DP16KD, 24
 //! MULT18X18D, 3,099 CCU2C, 1,688 TRELLIS_DPR16X4; 45.3 MHz at speed 6.
-//! At 128 ports (same build): 57.0 MHz, again the buffer manager's
-//! decision (into its port query RAM's write); 23,208 LUT4, 18,029 FF,
-//! 188 DP16KD, 24 MULT18X18D, 3,100 CCU2C, 1,024 TRELLIS_DPR16X4; 47.0
-//! MHz at speed 6. An arrival takes 36 cycles or more, so at 55.8 MHz
-//! about 1.55 M arrivals/s (1.37 M with 38 + d cycles at 52.2 MHz). The
+//! At 128 ports, routed Dec 6, midday, with the flowlet table built
+//! shallow: 62.4 MHz (57.0 with the deep one), again the buffer manager's
+//! decision (`s1_in_address` -> `s2_trimmed_dscp`); the flowlet table's
+//! slowest registers, two least-occupied levels in a cycle, at 12.2 ns;
+//! 26,221 LUT4, 16,716 FF, 188 DP16KD, 24 MULT18X18D, 3,072 CCU2C, 1,024
+//! TRELLIS_DPR16X4; 46.8 MHz at speed 6. (The 16-port figures above are
+//! the deep flowlet table's build.) An arrival takes 29 cycles or more,
+//! so at 62.4 MHz about 2.15 M arrivals/s (1.55 M with 36 cycles at 55.8
+//! MHz, 1.37 M with 38 + d cycles at 52.2 MHz). The
 //! model's 128 flow tables do not fit this
 //! device beside the rest: their 64 Ki slots of 57 bits need at least 204
 //! of its 208 DP16KD.

@@ -275,6 +275,12 @@ pub struct FlowletTable<const P: usize, const S: usize, const T: usize, const E:
 impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTable<P, S, T, E> {
     /// The block, or the parameter it cannot be built with.
     pub fn new() -> Result<Self, BuildError> {
+        Self::check_parameters()?;
+        Ok(Self::build(true, true, WiredRanks::NONE))
+    }
+
+    /// The parameters the block can be built with, or the one it cannot.
+    fn check_parameters() -> Result<(), BuildError> {
         if !(1..=8).contains(&P) {
             return Err(BuildError(format!("flowlet-table: P = {P} port bits: supported 1 to 8 (up to 256 ports)")));
         }
@@ -287,7 +293,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
         if E != S + 6 {
             return Err(BuildError(format!("flowlet-table: E = {E}: must be S + 6 = {} (set id and member index)", S + 6)));
         }
-        Ok(Self::build(true, true, WiredRanks::NONE))
+        Ok(())
     }
 
     /// The block with the registers into the `wired` cycles left out, for
@@ -296,7 +302,7 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
     /// RAMs' reads and writes before them are aligned cycle by cycle, and
     /// the egress port is read from a RAM after them.
     pub fn shallow(wired: WiredRanks) -> Result<Self, BuildError> {
-        Self::new()?;
+        Self::check_parameters()?;
         check_wired(wired)?;
         Ok(Self::build(true, true, wired))
     }
@@ -304,14 +310,14 @@ impl<const P: usize, const S: usize, const T: usize, const E: usize> FlowletTabl
     /// A deliberately wrong build for the fault-injection tests: the set
     /// map's last write is not forwarded to the next select.
     pub fn without_map_forwarding() -> Result<Self, BuildError> {
-        Self::new().map(|_| Self::build(false, true, WiredRanks::NONE))
+        Self::check_parameters().map(|_| Self::build(false, true, WiredRanks::NONE))
     }
 
     /// A deliberately wrong build for the fault-injection tests: the set
     /// map's older write in flight is not forwarded to the select two
     /// after it.
     pub fn without_older_map_forwarding() -> Result<Self, BuildError> {
-        Self::new().map(|_| Self::build(true, false, WiredRanks::NONE))
+        Self::check_parameters().map(|_| Self::build(true, false, WiredRanks::NONE))
     }
 
     /// How many flow tables the block holds.

@@ -110,6 +110,7 @@ impl WiredRanks {
         let mut bits = 0u64;
         let mut i = 0;
         while i < cycles.len() {
+            assert!(cycles[i] < 64, "WiredRanks: a cycle must be below 64");
             bits |= 1 << cycles[i];
             i += 1;
         }
@@ -168,6 +169,12 @@ mod tests {
             Verilog::Custom(text) => text,
             _ => panic!("custom Verilog expected"),
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "a cycle must be below 64")]
+    fn a_cycle_past_63_is_refused_not_wrapped() {
+        let _ = WiredRanks::of(&[64]);
     }
 
     #[test]

@@ -12,8 +12,9 @@
 //! * [`flowlet_table::FlowletTable`]: member selection (`none` or flowlet
 //!   slots with least occupancy, PFC awareness and the seeded tie draw);
 //!   a folder of sub-blocks.
-//! * [`switch_datapath::SwitchDatapath`]: the four joined, one event at a
-//!   time, as `reference::switch::Switch` joins its models.
+//! * [`switch_datapath::SwitchDatapath`]: the four joined as
+//!   `reference::switch::Switch` joins its models: `tx_start`, `depart`
+//!   and `pfc_rx` one per clock, an arrival alone.
 //! * [`crc_matrix::CrcMatrix`]: the ECMP hash's CRC-32 as an XOR matrix.
 //! * [`twin_read_ram::TwinReadRam`]: one write port, two read ports.
 //! * [`forwarding_ram::ForwardingRam`]: a counter table whose reads include

@@ -21,7 +21,7 @@ use crate::cosim::{Harness, Stepper};
 use crate::switch_datapath_bench::{outputs, register_image, set_writes, SwitchDatapathBench};
 pub use crate::verilator::Until;
 use crate::verilator::{VerilatedModel, VerilatedSession};
-use hdl::switch_datapath::{arrival_cycles, longest_arrival_cycles, ConfigBlock, EventKind, BUFFER_EVENT_CYCLES, TX_START_CYCLES};
+use hdl::switch_datapath::{arrival_cycles, longest_arrival_cycles, ConfigBlock, EventKind, STREAMED_EVENT_CYCLES};
 use reference::buffer_manager::{ChargedTo, DropReason, PfcFrame, Tag};
 use reference::config::LoadBalancing;
 use reference::register_map::RegisterWrite;
@@ -220,20 +220,20 @@ impl<R: CycleRunner> DatapathReplayer<R> {
                 let packet = self.ledger.admitted(*of, true)?;
                 v[inputs::ev_kind] = EventKind::TxStart.code();
                 packet_inputs(&mut v, &packet);
-                (Some((*of, packet)), TX_START_CYCLES)
+                (Some((*of, packet)), STREAMED_EVENT_CYCLES)
             }
             Event::Depart { seq: of, .. } => {
                 let packet = self.ledger.admitted(*of, false)?;
                 v[inputs::ev_kind] = EventKind::Depart.code();
                 packet_inputs(&mut v, &packet);
-                (Some((*of, packet)), BUFFER_EVENT_CYCLES)
+                (Some((*of, packet)), STREAMED_EVENT_CYCLES)
             }
             Event::PfcRx { port, classes, quanta, .. } => {
                 v[inputs::ev_kind] = EventKind::PfcRx.code();
                 v[inputs::ev_port] = *port as u64;
                 v[inputs::ev_classes] = *classes as u64;
                 v[inputs::ev_quanta] = *quanta as u64;
-                (None, BUFFER_EVENT_CYCLES)
+                (None, STREAMED_EVENT_CYCLES)
             }
         };
         window.push(v);

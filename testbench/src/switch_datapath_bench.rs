@@ -3,10 +3,13 @@
 //! events with the answers of `reference::switch::Switch`.
 //!
 //! The schedule: the register image from cycle 0, the first event once
-//! the flowlet table's sweep is over, then each event in the cycle its
-//! predecessor's result appears (the datapath takes one event at a time,
-//! see `hdl::switch_datapath`), a new equal-cost set's writes just before
-//! the first arrival that names it. Every cycle is compared on
+//! the flowlet table's sweep is over, then each event as soon as the
+//! datapath can take it: a streamed event (`tx_start`, `depart`,
+//! `pfc_rx`) in the cycle after the one before, an arrival's successor
+//! in the cycle of the arrival's result (see `hdl::switch_datapath`); an
+//! arrival right after streamed events waits inside for them
+//! ([`arrival_start_delay`]). A new equal-cost set's writes come just
+//! before the first arrival that names it. Every cycle is compared on
 //! `ev_ready` and `result_valid`, and the result's fields on its cycle.
 //! The pause re-sends are not compared: their timing is the one answer
 //! the hardware gives differently (the buffer manager's own bench checks
@@ -15,7 +18,7 @@
 use crate::buffer_manager_bench::{drop_code, pause_expiry};
 use crate::cosim::Trace;
 use hdl::switch_datapath::port_refresh::RING;
-use hdl::switch_datapath::{arrival_cycles, walk_cycles, ConfigBlock, EventKind, SwitchDatapath, BUFFER_EVENT_CYCLES, TX_START_CYCLES};
+use hdl::switch_datapath::{arrival_cycles, arrival_start_delay, walk_cycles, ConfigBlock, EventKind, SwitchDatapath, STREAMED_EVENT_CYCLES};
 use reference::buffer_manager::ChargedTo;
 use reference::lfsr::ecn_seed;
 use reference::register_map::{
@@ -23,13 +26,25 @@ use reference::register_map::{
 };
 use reference::replay::Event;
 use reference::switch::{Packet, Switch, SwitchIdentity};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug)]
 pub struct SwitchDatapathBench<const A: usize, const P: usize, const S: usize, const T: usize, const E: usize> {
     pub ports: usize,
-    /// Build the datapath that never refreshes the flowlet table's port
-    /// state (`SwitchDatapath::without_port_refresh`).
-    pub without_port_refresh: bool,
+    pub build: DatapathBuild,
+}
+
+/// The datapath a bench builds: the real one, or one of the deliberately
+/// wrong ones the fault-injection tests must catch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DatapathBuild {
+    Correct,
+    /// Never refreshes the flowlet table's port state
+    /// (`SwitchDatapath::without_port_refresh`).
+    WithoutPortRefresh,
+    /// Starts an arrival while streamed events are in flight
+    /// (`SwitchDatapath::without_stream_drain`).
+    WithoutStreamDrain,
 }
 
 /// 8 ports, 256 sets, 2 flow tables: small enough for rust_hdl, and the
@@ -47,7 +62,11 @@ crate::harness! {
     impl[const A: usize, const P: usize, const S: usize, const T: usize, const E: usize] Harness for SwitchDatapathBench<A, P, S, T, E> {
         uut: SwitchDatapath<A, P, S, T, E>, name: "switch_datapath",
         build(self) {
-            let block = if self.without_port_refresh { SwitchDatapath::without_port_refresh(self.ports) } else { SwitchDatapath::new(self.ports) };
+            let block = match self.build {
+                DatapathBuild::Correct => SwitchDatapath::new(self.ports),
+                DatapathBuild::WithoutPortRefresh => SwitchDatapath::without_port_refresh(self.ports),
+                DatapathBuild::WithoutStreamDrain => SwitchDatapath::without_stream_drain(self.ports),
+            };
             block.expect("a valid datapath build")
         }
         inputs {
@@ -245,9 +264,77 @@ fn quiet(ready: bool) -> Vec<Option<u64>> {
     e
 }
 
+/// A trace as it is laid out cycle by cycle, with the results due in
+/// cycles not laid out yet (a streamed event's comes after the events
+/// taken behind it).
+struct Schedule {
+    inputs: Vec<Vec<u64>>,
+    expected: Vec<Vec<Option<u64>>>,
+    due: BTreeMap<usize, Vec<Option<u64>>>,
+    /// The cycle the last streamed event was taken in.
+    last_streamed: Option<usize>,
+    /// An arrival waits for the streamed events in flight (all builds but
+    /// the one that must not: its trace keeps its timing, so that what
+    /// tells it apart is a wrong answer).
+    arrivals_wait: bool,
+}
+
+impl Schedule {
+    fn next_cycle(&self) -> usize {
+        self.inputs.len()
+    }
+
+    /// Lays out the next cycle: `inputs`, and the result due in it or
+    /// none, with `ev_ready` as given.
+    fn push(&mut self, inputs: Vec<u64>, ready: bool) {
+        let mut e = self.due.remove(&self.next_cycle()).unwrap_or_else(|| quiet(ready));
+        e[outputs::ev_ready] = Some(ready as u64);
+        self.inputs.push(inputs);
+        self.expected.push(e);
+    }
+
+    fn expect_result(&mut self, cycle: usize, e: Vec<Option<u64>>) {
+        let earlier = self.due.insert(cycle, e);
+        assert!(earlier.is_none(), "two results due in cycle {cycle}");
+    }
+
+    /// An arrival taken now whose steps take `cycles`: busy until its
+    /// result, later by the streamed events it waits for.
+    fn arrival(&mut self, inputs: Vec<u64>, cycles: usize, e: Vec<Option<u64>>, now: u64) {
+        let taken = self.next_cycle();
+        let wait = match self.last_streamed {
+            Some(c) if self.arrivals_wait => arrival_start_delay(taken - c),
+            _ => 0,
+        };
+        let result = taken + cycles + wait - 1;
+        self.expect_result(result, e);
+        self.push(inputs, false);
+        while self.next_cycle() < result {
+            self.push(idle_cycle(now), false);
+        }
+        self.push(idle_cycle(now), true);
+    }
+
+    /// A streamed event taken now: the next event can follow at once.
+    fn streamed(&mut self, inputs: Vec<u64>, e: Vec<Option<u64>>) {
+        let taken = self.next_cycle();
+        self.expect_result(taken + STREAMED_EVENT_CYCLES - 1, e);
+        self.last_streamed = Some(taken);
+        self.push(inputs, true);
+    }
+
+    /// Idle cycles until every result due has come.
+    fn finish(mut self, now: u64) -> Trace {
+        while !self.due.is_empty() {
+            self.push(idle_cycle(now), true);
+        }
+        Trace { inputs: self.inputs, expected: self.expected }
+    }
+}
+
 impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: usize> SwitchDatapathBench<A, P, S, T, E> {
     pub fn new(ports: usize) -> Self {
-        SwitchDatapathBench { ports, without_port_refresh: false }
+        SwitchDatapathBench { ports, build: DatapathBuild::Correct }
     }
 
     /// Flow tables of the hardware build.
@@ -275,18 +362,18 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         }
         self.fit(&mut switch);
         let mut coverage = Coverage::default();
-        let mut inputs_of = Vec::new();
-        let mut expected = Vec::new();
+        let arrivals_wait = self.build != DatapathBuild::WithoutStreamDrain;
+        let mut schedule = Schedule { inputs: Vec::new(), expected: Vec::new(), due: BTreeMap::new(), last_streamed: None, arrivals_wait };
         for (block, w) in register_image(&switch, identity)? {
-            inputs_of.push(write_cycle(block, w, 0));
-            expected.push(vec![None; outputs::COUNT]);
+            schedule.inputs.push(write_cycle(block, w, 0));
+            schedule.expected.push(vec![None; outputs::COUNT]);
         }
-        while inputs_of.len() < Self::first_event_cycle() {
-            inputs_of.push(idle_cycle(0));
-            expected.push(vec![None; outputs::COUNT]);
+        while schedule.next_cycle() < Self::first_event_cycle() {
+            schedule.inputs.push(idle_cycle(0));
+            schedule.expected.push(vec![None; outputs::COUNT]);
         }
         // The sweep is over: ready for the first event.
-        *expected.last_mut().expect("the sweep takes cycles") = quiet(true);
+        *schedule.expected.last_mut().expect("the sweep takes cycles") = quiet(true);
         let mut packets: Vec<Option<Packet>> = vec![None; events.len()];
         let mut now = 0u64;
         let mut refresh = RefreshModel::new();
@@ -297,7 +384,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             v[inputs::ev_valid] = 1;
             let mut e = vec![None; outputs::COUNT];
             e[outputs::result_valid] = Some(1);
-            let cycles = match event {
+            let arrival = match event {
                 Event::Arrive { port, dscp, ecn, bytes, key, members, .. } => {
                     let known = switch.balancer.groups().len();
                     let group = switch.register_group(members).map_err(fail)?;
@@ -307,8 +394,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                     if group == known {
                         coverage.sets += 1;
                         for (block, w) in set_writes(group, members).map_err(fail)? {
-                            inputs_of.push(write_cycle(block, w, now));
-                            expected.push(quiet(true));
+                            schedule.push(write_cycle(block, w, now), true);
                         }
                     }
                     let arrival = reference::switch::Arrival { port: *port, dscp: *dscp, ecn: *ecn, bytes: *bytes, key: *key, group };
@@ -360,13 +446,13 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                     coverage.full_walks += full as usize;
                     coverage.ring_walks += !full as usize;
                     let walk = walk_cycles(changed, full, P);
-                    match o.egress_port {
+                    Some(match o.egress_port {
                         None => arrival_cycles(true, walk),
                         Some(egress) => {
                             refresh.mark(egress);
                             arrival_cycles(false, walk)
                         }
-                    }
+                    })
                 }
                 Event::TxStart { seq: of, .. } => {
                     let packet = packets.get(*of as usize).copied().flatten().ok_or_else(|| fail(format!("seq {of} is not an admitted packet")))?;
@@ -376,7 +462,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                     e[outputs::result_kind] = Some(EventKind::TxStart.code());
                     e[outputs::ecn_marked] = Some(marked as u64);
                     coverage.marked += marked as usize;
-                    TX_START_CYCLES
+                    None
                 }
                 Event::Depart { seq: of, .. } => {
                     let packet = packets.get_mut(*of as usize).and_then(Option::take).ok_or_else(|| fail(format!("seq {of} is not a held packet")))?;
@@ -387,7 +473,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                     e[outputs::result_kind] = Some(EventKind::Depart.code());
                     e[outputs::resume_sent] = Some(resumed as u64);
                     coverage.resumes += resumed as usize;
-                    BUFFER_EVENT_CYCLES
+                    None
                 }
                 Event::PfcRx { port, classes, quanta, .. } => {
                     let until = switch.pfc_received(t, *port, *classes, *quanta);
@@ -403,24 +489,20 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                     e[outputs::result_kind] = Some(EventKind::PfcRx.code());
                     e[outputs::paused_until_ns] = Some(until as u64);
                     coverage.pfc_frames += 1;
-                    BUFFER_EVENT_CYCLES
+                    None
                 }
             };
-            // A sample shows the state after the cycle's clock edge: busy
-            // from the cycle the event is taken, idle again (and the result
-            // there) `cycles` edges later.
+            // A sample shows the state after the cycle's clock edge: an
+            // arrival busy from the cycle it is taken, idle again (and the
+            // result there) `cycles` edges later; a streamed event never
+            // busy, its result `STREAMED_EVENT_CYCLES` edges later.
             now = t;
-            inputs_of.push(v);
-            expected.push(quiet(false));
-            for _ in 2..cycles {
-                inputs_of.push(idle_cycle(now));
-                expected.push(quiet(false));
+            match arrival {
+                Some(cycles) => schedule.arrival(v, cycles, e, now),
+                None => schedule.streamed(v, e),
             }
-            e[outputs::ev_ready] = Some(1);
-            inputs_of.push(idle_cycle(now));
-            expected.push(e);
         }
-        Ok((Trace { inputs: inputs_of, expected }, coverage))
+        Ok((schedule.finish(now), coverage))
     }
 }
 

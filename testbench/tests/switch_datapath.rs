@@ -9,7 +9,7 @@ use synth::HardwareBlock;
 use testbench::cosim::{check, first_mismatch, Trace};
 use testbench::proptest_cases;
 use testbench::switch_datapath_bench::workloads::{self, Case, IDENTITY};
-use testbench::switch_datapath_bench::{outputs, strategies, Coverage, SmallDatapath};
+use testbench::switch_datapath_bench::{outputs, strategies, Coverage, DatapathBuild, SmallDatapath};
 use testbench::verilator::{assert_corruption_caught, random_cosim, run_with_waves, verilator_cycles, VerilatedModel};
 use testbench::verilog_replay::{replay, replay_dir, ReplayError};
 
@@ -86,10 +86,30 @@ fn a_ring_overflow_walks_every_port() {
 
 #[test]
 fn hardware_without_the_port_refresh_is_caught() {
-    let bench = SmallDatapath { ports: PORTS as usize, without_port_refresh: true };
+    let bench = SmallDatapath { ports: PORTS as usize, build: DatapathBuild::WithoutPortRefresh };
     let (trace, _) = trace_of(&case(1, 60, false));
     let m = first_mismatch(&bench, &trace).expect("stale port state must change a selection");
     assert_eq!(m.signal, "egress_port", "{m}");
+}
+
+/// Streamed events go back to back (a run of departures answers one per
+/// clock); an arrival right behind them that does not wait for them to
+/// be out goes wrong. Its trace keeps that build's own timing (no wait),
+/// so what tells it apart is not that it is faster: it takes a streamed
+/// event's answer for its probe's and answers before its steps are done.
+#[test]
+fn streamed_events_go_one_per_clock_and_an_arrival_waits_for_them() {
+    let c = case(1, 60, false);
+    let (trace, coverage) = trace_of(&c);
+    let results: Vec<usize> = (0..trace.cycles()).filter(|&k| trace.expected[k][outputs::result_valid] == Some(1)).collect();
+    let back_to_back = results.windows(2).filter(|w| w[1] == w[0] + 1).count();
+    assert!(back_to_back >= coverage.admitted, "results in consecutive cycles: {back_to_back}, {coverage:?}");
+    check(&SmallDatapath::new(PORTS as usize), &trace, "switch_datapath_streamed").unwrap_or_else(|m| panic!("{m}"));
+    let bench = SmallDatapath { ports: PORTS as usize, build: DatapathBuild::WithoutStreamDrain };
+    let (fault_trace, _) = bench.trace(workloads::switch(&c), IDENTITY, &workloads::events(&c)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(fault_trace.cycles() < trace.cycles(), "the build that does not wait is faster");
+    let m = first_mismatch(&bench, &fault_trace).expect("an arrival among streamed events must go wrong");
+    println!("caught: {m}");
 }
 
 /// The vendor's worked PFC example through the whole datapath: 4,000 B

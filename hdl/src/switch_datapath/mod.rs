@@ -1,9 +1,9 @@
 //! The switch datapath: the four blocks joined as the reference's
-//! `reference::switch::Switch` joins its models, one event at a time,
-//! bit-exact with it.
+//! `reference::switch::Switch` joins its models, bit-exact with it:
+//! `tx_start`, `depart` and `pfc_rx` one per clock, an arrival alone.
 //!
 //! ```text
-//!            ┌──────────── sequencer (one event at a time) ─────────────┐
+//!            ┌──── sequencer (streamed events one per clock; arrivals alone) ────┐
 //!  arrive ─► ecmp_hash ─► flow hash ─┐                                   │
 //!        └─► buffer_manager probe ─► class, ingress refused? ─┐          │
 //!            refresh: buffer_manager query (egress bytes, paused classes
@@ -30,9 +30,10 @@
 //!   `docs/register_map.md`. The flowlet table's set-size writes are also
 //!   kept here, for the hash's `dpr` fallback. Writes are meant for idle
 //!   cycles (`ev_ready` high), as the replay gives them.
-//! * event (one at a time: taken in a cycle with `ev_valid` and
-//!   `ev_ready`): `ev_kind` ([`EventKind`]), `now_ns` (32 bits, ns, held
-//!   until the result), `ev_port` (an arrival's ingress port; a PFC
+//! * event (taken in a cycle with `ev_valid` and `ev_ready`; `ev_ready`
+//!   stays high after a `tx_start`, `depart` or `pfc_rx` and falls after
+//!   an arrival until its result): `ev_kind` ([`EventKind`]), `now_ns`
+//!   (32 bits, ns, read in the cycle the event is taken), `ev_port` (an arrival's ingress port; a PFC
 //!   frame's port; a packet's ingress port on `tx_start` and `depart`),
 //!   `ev_dscp`, `ev_ect`, `ev_bytes` (an arrival's bytes without the
 //!   Ethernet header; a packet's charged bytes), the flow key `ev_proto`,
@@ -40,7 +41,9 @@
 //!   equal-cost set), the tag of an admitted packet `tag_egress_port`,
 //!   `tag_pool`, `tag_lossless` (kept by the harness, next to the packet,
 //!   as a real design would), and `ev_classes`, `ev_quanta` of a PFC frame
-//! * result (one cycle, `result_valid`): `result_kind`, `admitted`,
+//! * result (one cycle, `result_valid`, in the order the events were
+//!   taken; a field not of the result's kind holds an older value):
+//!   `result_kind`, `admitted`,
 //!   `drop_reason` (the buffer manager's codes), `to_headroom`, `tc`,
 //!   `pool`, `lossless`, `charged_bytes`, `has_egress` with `egress_port`,
 //!   `flow_hash`, `pause_sent`, `trimmed`, `trimmed_dscp`, `ecn_marked`
@@ -49,8 +52,9 @@
 //!   `resend_port`, `resend_pool`, `resend_classes`, `resend_due_ns`
 //!
 //! Latency, from the cycle the event is taken to `result_valid`
-//! ([`arrival_cycles`], [`TX_START_CYCLES`], [`BUFFER_EVENT_CYCLES`]):
-//! an arrival max(29, 27 + d) cycles, d the ports changed since the last
+//! ([`arrival_cycles`], [`STREAMED_EVENT_CYCLES`], [`arrival_start_delay`]):
+//! `tx_start`, `depart` and `pfc_rx` 7 cycles, one per clock back to back
+//! (throughput 1 per cycle); an arrival max(29, 27 + d) cycles, d the ports changed since the last
 //! arrival's refresh (an admission or release on them, a PFC frame
 //! received on them; at most 16), with 2^P + 1 more when a received pause
 //! may have ended since the last walk over every port or more than 16
@@ -58,13 +62,19 @@
 //! the hash's early answer, the flow hash alone, is in after 7 cycles and
 //! sets the pace up to d = 2: the ECMP block's member is not used, the
 //! flowlet table picks the member); max(12, 10 + d) when the ingress
-//! refuses it (it refreshes too); `tx_start` 7; `depart` and `pfc_rx` 6.
+//! refuses it (it refreshes too), and up to 5 more when it is taken right
+//! behind streamed events (it starts once they are out).
 //! Of an arrival's cycles the member selection takes the most: the
 //! flowlet table is built shallow here ([`FLOWLET_WIRED`]), two of its
 //! reduction stages in each cycle of this slower clock, 17 cycles instead
-//! of its own 24. The next event can be taken in the cycle of the result. See [`sequencer`]
-//! for why arrivals are not overlapped, [`port_refresh`] for why the
-//! refresh is exact.
+//! of its own 24. The next event can be taken in the cycle of an
+//! arrival's result. See [`sequencer`] for why arrivals are not
+//! overlapped and wait for streamed events, [`port_refresh`] for why the
+//! refresh is exact. A configuration write (meant for a cycle with
+//! `ev_ready` high) reaches the events taken in its cycle and later, never
+//! one taken before: a streamed event's command goes to its block the
+//! cycle after it is taken, and a block's event sees the writes of
+//! earlier cycles, not of its own.
 //!
 //! Pause re-sends come from the buffer manager's sweep as time passes
 //! (its `now_ns` is the last event's time): they are the one answer whose
@@ -178,10 +188,19 @@ pub const fn longest_arrival_cycles(port_bits: usize) -> usize {
     arrival_cycles(false, walk_cycles(port_refresh::RING, true, port_bits))
 }
 
-/// Cycles from taking a `tx_start` to its result.
-pub const TX_START_CYCLES: usize = 1 + crate::ecn_marker::LATENCY + 1;
-/// Cycles from taking a `depart` or `pfc_rx` to its result.
-pub const BUFFER_EVENT_CYCLES: usize = 1 + crate::buffer_manager::LATENCY + 1;
+/// Cycles from taking a streamed event (`tx_start`, `depart`, `pfc_rx`)
+/// to its result: its command the next cycle, the answer
+/// [`sequencer::STREAM_STAGES`] - 1 cycles after that, the result
+/// registered. Streamed events can be taken back to back, one per clock.
+pub const STREAMED_EVENT_CYCLES: usize = 1 + sequencer::STREAM_STAGES;
+
+/// Cycles an arrival waits for streamed events still in flight before its
+/// steps ([`arrival_cycles`]) begin, when the last streamed event was
+/// taken `cycles_since` cycles before it (at least 1): their results must
+/// be out and their port marks in.
+pub const fn arrival_start_delay(cycles_since: usize) -> usize {
+    (STREAMED_EVENT_CYCLES - 1).saturating_sub(cycles_since)
+}
 
 #[derive(LogicBlock)]
 pub struct SwitchDatapath<const A: usize, const P: usize, const S: usize, const T: usize, const E: usize> {
@@ -246,7 +265,8 @@ pub struct SwitchDatapath<const A: usize, const P: usize, const S: usize, const 
     ecn: EcnMarker<A>,
     set_registers: FlowletRegisters<S>,
     set_size_ram: RAM<Bits<7>, S>,
-    // the event taken, held until its result
+    // the event taken, held until its result (an arrival's) or its command
+    // (a streamed event's)
     kind_held: DFF<Bits<2>>,
     now_held: DFF<Bits<32>>,
     port_held: DFF<Bits<8>>,
@@ -271,10 +291,20 @@ pub struct SwitchDatapath<const A: usize, const P: usize, const S: usize, const 
     egress_held: DFF<Bits<8>>,
     has_slot_held: DFF<Bit>,
     slot_held: DFF<Bits<16>>,
+    /// A streamed event's port to refresh (a release's egress port, a
+    /// received pause's port) and its time (ns), carried to its answer
+    /// beside the sequencer's pipe (stage k: k cycles after its command).
+    stream_port: [DFF<Bits<8>>; sequencer::STREAM_STAGES],
+    stream_now: [DFF<Bits<32>>; sequencer::STREAM_STAGES],
+    /// The buffer manager's answers to a release or a PFC frame, held a
+    /// cycle to come out with the ECN marker's (a streamed event's answer).
+    resume_late: DFF<Bit>,
+    until_late: DFF<Bits<32>>,
     /// A port's state was written last cycle: its pause end answers now.
     expiry_answer_due: DFF<Bit>,
     // the result
     result_ready: DFF<Bit>,
+    kind_result: DFF<Bits<2>>,
     admitted_held: DFF<Bit>,
     drop_held: DFF<Bits<3>>,
     headroom_held: DFF<Bit>,
@@ -312,17 +342,24 @@ fn kind2(kind: EventKind) -> Constant<Bits<2>> {
 impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: usize> SwitchDatapath<A, P, S, T, E> {
     /// The datapath of a switch with `ports` ports.
     pub fn new(ports: usize) -> Result<Self, BuildError> {
-        Self::build(ports, true)
+        Self::build(ports, Sequencer::default())
     }
 
     /// A deliberately wrong build for the fault-injection tests: the port
     /// state is never refreshed, so the flowlet table selects on stale
     /// (zero) occupancy and pause state.
     pub fn without_port_refresh(ports: usize) -> Result<Self, BuildError> {
-        Self::build(ports, false)
+        Self::build(ports, Sequencer::without_refresh())
     }
 
-    fn build(ports: usize, refresh: bool) -> Result<Self, BuildError> {
+    /// A deliberately wrong build for the fault-injection tests: an
+    /// arrival starts while streamed events are in flight
+    /// ([`Sequencer::without_drain`]).
+    pub fn without_stream_drain(ports: usize) -> Result<Self, BuildError> {
+        Self::build(ports, Sequencer::without_drain())
+    }
+
+    fn build(ports: usize, sequencer: Sequencer<P>) -> Result<Self, BuildError> {
         if A != P + 3 {
             return Err(BuildError(format!("switch datapath: A = {A} address bits: must be P + 3 = {} (port and pool)", P + 3)));
         }
@@ -330,7 +367,6 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         let flowlet = FlowletTable::<P, S, T, E>::shallow(FLOWLET_WIRED)?;
         let buffer = BufferManager::<A>::new(ports)?;
         let ecn = EcnMarker::<A>::new(ports)?;
-        let sequencer = if refresh { Sequencer::default() } else { Sequencer::without_refresh() };
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -411,8 +447,13 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             egress_held: Default::default(),
             has_slot_held: Default::default(),
             slot_held: Default::default(),
+            stream_port: Default::default(),
+            stream_now: Default::default(),
+            resume_late: Default::default(),
+            until_late: Default::default(),
             expiry_answer_due: Default::default(),
             result_ready: Default::default(),
+            kind_result: Default::default(),
             admitted_held: Default::default(),
             drop_held: Default::default(),
             headroom_held: Default::default(),
@@ -450,8 +491,8 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
     fn update(&mut self) {
         dff_setup!(self, clock, kind_held, now_held, port_held, dscp_held, ect_held, bytes_held, proto_held, src_held, dst_held,
             sport_held, dport_held, set_held, tag_egress_held, tag_pool_held, tag_lossless_held, classes_held, quanta_held,
-            flow_hash_held, class_tc_held, member_held, egress_held, has_slot_held, slot_held, expiry_answer_due,
-            result_ready, admitted_held, drop_held, headroom_held, tc_held, pool_held, lossless_held, charged_held,
+            flow_hash_held, class_tc_held, member_held, egress_held, has_slot_held, slot_held, resume_late, until_late,
+            expiry_answer_due, result_ready, kind_result, admitted_held, drop_held, headroom_held, tc_held, pool_held, lossless_held, charged_held,
             pause_held, trimmed_held, trimmed_dscp_held, marked_held, resume_held, until_held);
         // Clocks and resets.
         self.sequencer.clock.next = self.clock.val();
@@ -501,23 +542,40 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             (self.buffer.drop_reason.val() == self.drop_headroom_full.val()) | (self.buffer.drop_reason.val() == self.drop_pool_full.val());
         self.sequencer.select_answered.next = self.flowlet.result_valid.val();
         self.sequencer.buffer_answered.next = self.buffer.result_valid.val();
-        self.sequencer.decision_answered.next = self.ecn.decision_valid.val();
         self.sequencer.dirty_count.next = self.port_refresh.dirty_count.val();
         self.sequencer.dirty_head.next = self.port_refresh.dirty_head.val();
         self.sequencer.full_walk_due.next = self.port_refresh.full_walk_due.val();
-        // The ports to refresh: marked when an event changes them.
-        self.port_refresh.mark_valid.next = self.sequencer.finish.val()
-            & (((self.kind_held.q.val() == self.kind_arrive.val()) & !self.sequencer.refused.val())
-                | (self.kind_held.q.val() == self.kind_depart.val())
-                | (self.kind_held.q.val() == self.kind_pfc_rx.val()));
-        self.port_refresh.mark_port.next = self.port_held.q.val();
-        if self.kind_held.q.val() == self.kind_arrive.val() {
-            self.port_refresh.mark_port.next = self.egress_held.q.val();
-        } else if self.kind_held.q.val() == self.kind_depart.val() {
-            self.port_refresh.mark_port.next = self.tag_egress_held.q.val();
+        // The streamed events' ports to refresh and times, beside the
+        // sequencer's pipe; the buffer manager's answers held a cycle.
+        for k in 0..6 {
+            self.stream_port[k].clock.next = self.clock.val();
+            self.stream_now[k].clock.next = self.clock.val();
         }
-        self.port_refresh.pause_valid.next = self.sequencer.finish.val() & (self.kind_held.q.val() == self.kind_pfc_rx.val());
-        self.port_refresh.pause_until_ns.next = self.buffer.paused_until_ns.val();
+        for k in 1..6 {
+            self.stream_port[k].d.next = self.stream_port[k - 1].q.val();
+            self.stream_now[k].d.next = self.stream_now[k - 1].q.val();
+        }
+        if self.ev_kind.val() == self.kind_depart.val() {
+            self.stream_port[0].d.next = self.tag_egress_port.val();
+        } else {
+            self.stream_port[0].d.next = self.ev_port.val();
+        }
+        self.stream_now[0].d.next = self.now_ns.val();
+        self.resume_late.d.next = self.buffer.resume_request.val();
+        self.until_late.d.next = self.buffer.paused_until_ns.val();
+        // The ports to refresh: marked when an event changes them (an
+        // admission or a release on the port, a PFC frame received on it).
+        self.port_refresh.mark_valid.next = (self.sequencer.finish.val() & !self.sequencer.refused.val())
+            | (self.sequencer.streamed_finish.val() & (self.sequencer.streamed_kind.val() != self.kind_tx_start.val()));
+        if self.sequencer.streamed_finish.val() {
+            self.port_refresh.mark_port.next = self.stream_port[5].q.val();
+        } else {
+            self.port_refresh.mark_port.next = self.egress_held.q.val();
+        }
+        self.port_refresh.pause_valid.next =
+            self.sequencer.streamed_finish.val() & (self.sequencer.streamed_kind.val() == self.kind_pfc_rx.val());
+        self.port_refresh.pause_until_ns.next = self.until_late.q.val();
+        self.port_refresh.pause_now_ns.next = self.stream_now[5].q.val();
         self.port_refresh.now_ns.next = self.now_held.q.val();
         self.port_refresh.pop.next = self.sequencer.pop.val();
         self.port_refresh.start_full.next = self.sequencer.start_full.val();
@@ -613,12 +671,11 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             self.slot_held.d.next = self.flowlet.slot.val();
         }
         // An admitted arrival: the slot, and the queue's average.
-        self.flowlet.commit_valid.next = self.sequencer.finish.val() & (self.kind_held.q.val() == self.kind_arrive.val())
-            & self.buffer.admitted.val() & self.has_slot_held.q.val();
+        self.flowlet.commit_valid.next = self.sequencer.finish.val() & self.buffer.admitted.val() & self.has_slot_held.q.val();
         self.flowlet.commit_slot.next = self.slot_held.q.val();
         self.flowlet.commit_member.next = self.member_held.q.val();
         self.flowlet.commit_ns.next = bit_cast::<50, 32>(self.now_held.q.val());
-        self.ecn.op_update.next = self.sequencer.finish.val() & (self.kind_held.q.val() == self.kind_arrive.val()) & self.buffer.admitted.val();
+        self.ecn.op_update.next = self.sequencer.finish.val() & self.buffer.admitted.val();
         self.ecn.op_decide.next = self.sequencer.issue_decide.val();
         self.ecn.queue_port.next = self.tag_egress_held.q.val();
         self.ecn.queue_pool.next = self.tag_pool_held.q.val();
@@ -628,27 +685,32 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         }
         self.ecn.queue_bytes.next = self.buffer.queue_bytes.val();
         self.ecn.ect.next = self.ect_held.q.val();
-        // The result, registered when the sequencer finishes.
-        self.result_ready.d.next = self.sequencer.finish.val();
+        // The result, registered when an event finishes: an arrival's from
+        // the buffer manager's answer, a streamed event's from the ECN
+        // marker's and the buffer manager's held one (never both in one
+        // cycle: an arrival starts once the streamed events are out).
+        self.result_ready.d.next = self.sequencer.finish.val() | self.sequencer.streamed_finish.val();
         if self.sequencer.finish.val() {
+            self.kind_result.d.next = self.kind_arrive.val();
+            self.admitted_held.d.next = self.buffer.admitted.val();
+            self.drop_held.d.next = self.buffer.drop_reason.val();
+            self.headroom_held.d.next = self.buffer.to_headroom.val();
+            self.tc_held.d.next = self.buffer.result_tc.val();
+            self.pool_held.d.next = self.buffer.result_pool.val();
+            self.lossless_held.d.next = self.buffer.result_lossless.val();
+            self.charged_held.d.next = self.buffer.charged_bytes.val();
+            self.pause_held.d.next = self.buffer.pause_request.val();
+            self.trimmed_held.d.next = self.buffer.trimmed.val();
+            self.trimmed_dscp_held.d.next = self.buffer.trimmed_dscp.val();
+        }
+        if self.sequencer.streamed_finish.val() {
+            self.kind_result.d.next = self.sequencer.streamed_kind.val();
             self.marked_held.d.next = self.ecn.marked.val();
-            if self.kind_held.q.val() != self.kind_tx_start.val() {
-                self.admitted_held.d.next = self.buffer.admitted.val();
-                self.drop_held.d.next = self.buffer.drop_reason.val();
-                self.headroom_held.d.next = self.buffer.to_headroom.val();
-                self.tc_held.d.next = self.buffer.result_tc.val();
-                self.pool_held.d.next = self.buffer.result_pool.val();
-                self.lossless_held.d.next = self.buffer.result_lossless.val();
-                self.charged_held.d.next = self.buffer.charged_bytes.val();
-                self.pause_held.d.next = self.buffer.pause_request.val();
-                self.trimmed_held.d.next = self.buffer.trimmed.val();
-                self.trimmed_dscp_held.d.next = self.buffer.trimmed_dscp.val();
-                self.resume_held.d.next = self.buffer.resume_request.val();
-                self.until_held.d.next = self.buffer.paused_until_ns.val();
-            }
+            self.resume_held.d.next = self.resume_late.q.val();
+            self.until_held.d.next = self.until_late.q.val();
         }
         self.result_valid.next = self.result_ready.q.val();
-        self.result_kind.next = self.kind_held.q.val();
+        self.result_kind.next = self.kind_result.q.val();
         self.admitted.next = self.admitted_held.q.val();
         self.drop_reason.next = self.drop_held.q.val();
         self.to_headroom.next = self.headroom_held.q.val();

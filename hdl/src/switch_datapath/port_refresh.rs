@@ -9,13 +9,14 @@
 //! * changes: `mark_valid` with `mark_port` (8 bits: an admission or
 //!   release on that egress port, or a PFC frame received on it);
 //!   `pause_valid` with `pause_until_ns` (32 bits: when a received pause
-//!   ends) and `now_ns`
+//!   ends) and `pause_now_ns` (when it was received)
 //! * the walk: `pop` (the head was queried), `start_full` (a walk over
 //!   every port begins: the overflow is cleared and the earliest end
 //!   forgotten), `answer_valid` with `answer_expiry_ns` (a port's earliest
 //!   running pause end, as the buffer manager's query answers it)
 //! * state: `dirty_count` (5 bits), `dirty_head` (8 bits), `full_walk_due`
-//!   (the ring overflowed, or `now_ns` has reached the earliest end)
+//!   (the ring overflowed, or `now_ns`, the arrival's time, has reached
+//!   the earliest end)
 //!
 //! Why it is exact: a port's occupancy changes only with an admission to
 //! it or a release from it, and its paused classes with a PFC frame on it
@@ -39,6 +40,7 @@ pub struct PortRefresh {
     pub mark_port: Signal<In, Bits<8>>,
     pub pause_valid: Signal<In, Bit>,
     pub pause_until_ns: Signal<In, Bits<32>>,
+    pub pause_now_ns: Signal<In, Bits<32>>,
     pub now_ns: Signal<In, Bits<32>>,
     // the walk
     pub pop: Signal<In, Bit>,
@@ -71,6 +73,7 @@ impl Default for PortRefresh {
             mark_port: Default::default(),
             pause_valid: Default::default(),
             pause_until_ns: Default::default(),
+            pause_now_ns: Default::default(),
             now_ns: Default::default(),
             pop: Default::default(),
             start_full: Default::default(),
@@ -115,8 +118,8 @@ impl Logic for PortRefresh {
         }
         self.dirty_head.next = self.head_port.val();
         self.full_walk_due.next = self.overflowed.q.val() | (self.now_ns.val() >= self.expiry.q.val());
-        // Marks come only when no walk runs (the datapath takes one event
-        // at a time), so a cycle pops or pushes, never both.
+        // Marks come only when no walk runs (an arrival's walk starts once
+        // the streamed events are out), so a cycle pops or pushes, never both.
         if self.pop.val() & (self.count.q.val() != 0) {
             self.head.d.next = self.head.q.val() + 1;
             self.count.d.next = self.count.q.val() - 1;
@@ -141,7 +144,7 @@ impl Logic for PortRefresh {
         if self.answer_valid.val() & (self.answer_expiry_ns.val() < self.expiry.q.val()) {
             self.expiry.d.next = self.answer_expiry_ns.val();
         }
-        if self.pause_valid.val() & (self.pause_until_ns.val() > self.now_ns.val()) & (self.pause_until_ns.val() < self.expiry.q.val()) {
+        if self.pause_valid.val() & (self.pause_until_ns.val() > self.pause_now_ns.val()) & (self.pause_until_ns.val() < self.expiry.q.val()) {
             self.expiry.d.next = self.pause_until_ns.val();
         }
         if self.reset.val() {

@@ -1,15 +1,18 @@
-//! The switch datapath's sequencer: takes one event at a time and steps
-//! it through the blocks in the reference's order, one command per cycle.
+//! The switch datapath's sequencer: takes the events and steps each
+//! through the blocks in the reference's order, one command per cycle.
+//! `tx_start`, `depart` and `pfc_rx` stream, one per clock; an arrival
+//! takes the datapath alone.
 //!
 //! Parameters: `P`, port bits (the port-state refresh walks 2^P ports).
 //!
 //! Ports (all on `clock`):
 //! * control: `reset` (back to idle; the blocks drop what is in flight)
 //! * event handshake: `ev_valid`, `ev_kind` ([`EventKind`]), `ev_ready`
-//!   (out: idle, and the flowlet table's sweep is over), `flowlet_ready`
+//!   (out: no arrival in progress, and the flowlet table's sweep is
+//!   over), `flowlet_ready`
 //! * answers of the blocks: `hash_answered`, `probe_answered` with
 //!   `ingress_refused` (the probe's drop is an ingress drop),
-//!   `select_answered`, `buffer_answered`, `decision_answered`
+//!   `select_answered`, `buffer_answered`
 //! * ports to refresh ([`super::port_refresh`]): `dirty_count`,
 //!   `dirty_head`, `full_walk_due`
 //! * commands, each a one-cycle strobe: `accept` (latch the event),
@@ -21,13 +24,29 @@
 //!   state, B cycles after its query),
 //!   `issue_select`, `latch_select`, `issue_arrival` (with `refused`: the
 //!   ingress refused it, so no egress port was chosen), `issue_decide`,
-//!   `issue_release`, `issue_pfc`, `finish` (the event's answer is on the
-//!   blocks' outputs this cycle)
+//!   `issue_release`, `issue_pfc`, `finish` (an arrival's answer is on
+//!   the blocks' outputs this cycle), `streamed_finish` with
+//!   `streamed_kind` (a streamed event's answer: the ECN marker's on its
+//!   outputs, the buffer manager's a cycle old)
+//!
+//! Streamed events (`tx_start`, `depart`, `pfc_rx`), in cycles after
+//! `accept`: the command in cycle 1 (`issue_decide`, `issue_release`,
+//! `issue_pfc`), the answer in cycle 1 + [`STREAM_STAGES`] - 1 = 6, when
+//! the ECN marker (latency 5) answers; the buffer manager answers a cycle
+//! earlier (latency 4) and the datapath holds that answer a cycle, so
+//! that every streamed event answers 6 cycles after it is taken and the
+//! answers leave in the order the events came. The sequencer stays idle:
+//! the next event can be taken in the next cycle. Each block takes one
+//! event per clock back to back, and the three kinds touch no state an
+//! earlier streamed event has yet to write that the blocks do not forward
+//! themselves (the ECN marker's averages, the buffer manager's counters
+//! and pause deadlines).
 //!
 //! An arrival, in cycles after `accept` (B = buffer-manager latency 4,
 //! H = the hash's early latency 6, F = the flowlet table's latency in the
 //! datapath's shallow build 17, W the cycle of the refresh's last query, 0
-//! without one):
+//! without one), once no streamed event is in flight (`drained`; up to 5
+//! cycles after `accept`, see [`super::arrival_start_delay`]):
 //!
 //! ```text
 //!  Start: key + probe (probe answer at 1 + B, hash at 1 + H, both latched
@@ -41,8 +60,6 @@
 //!    ─► passed:  select ─► WaitSelect (F) ─► arrival, with the flowlet
 //!       table's egress port as it answers ─► WaitBuffer ─► finish
 //!                                                      max(1 + H, W + B + 1) + F + B + 1
-//!  tx_start: Decide ─► WaitDecide (5) ─► finish; depart, pfc_rx: Release /
-//!  Pfc ─► WaitBuffer (B) ─► finish
 //! ```
 //!
 //! The refresh needs neither the hash nor the ingress's answer, so it
@@ -55,7 +72,13 @@
 //! an arrival that passes the ingress takes 29 cycles, and 27 + d with d
 //! changed ports beyond that; a refused one 12, or 10 + d.
 //!
-//! Why one event at a time: the reference selects each packet's member
+//! Why an arrival starts only when the streamed events are out: a release
+//! or a received pause marks its port for the refresh when it answers,
+//! and the buffer manager's answers in flight would be taken for the
+//! ingress probe's. A build that starts at once
+//! ([`Sequencer::without_drain`]) fails the co-simulation.
+//!
+//! Why arrivals do not overlap: the reference selects each packet's member
 //! with the egress occupancy after every earlier packet's admission, and
 //! with its pause state at the packet's own time. The refresh copies both
 //! from the buffer manager for every port that may have changed just
@@ -87,6 +110,15 @@ impl EventKind {
 const BUFFER_LATENCY: usize = 4;
 const _: () = assert!(BUFFER_LATENCY == crate::buffer_manager::LATENCY);
 
+/// Cycles a streamed event spends in the sequencer's pipe: from its
+/// command (the cycle after it is taken) to its answer, the ECN marker's
+/// latency later. The buffer manager answers a cycle sooner; the datapath
+/// holds its answer one cycle to line the two up.
+pub const STREAM_STAGES: usize = 1 + crate::ecn_marker::LATENCY;
+// The kernel writes the pipe's length and last stage as literals.
+const _: () = assert!(STREAM_STAGES == 6);
+const _: () = assert!(crate::ecn_marker::LATENCY == crate::buffer_manager::LATENCY + 1);
+
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum SequencerState {
     Idle,
@@ -96,10 +128,6 @@ pub enum SequencerState {
     Wait,
     WaitSelect,
     WaitBuffer,
-    Decide,
-    WaitDecide,
-    Release,
-    Pfc,
 }
 
 #[derive(LogicBlock)]
@@ -117,7 +145,6 @@ pub struct Sequencer<const P: usize> {
     pub ingress_refused: Signal<In, Bit>,
     pub select_answered: Signal<In, Bit>,
     pub buffer_answered: Signal<In, Bit>,
-    pub decision_answered: Signal<In, Bit>,
     // ports to refresh
     pub dirty_count: Signal<In, Bits<5>>,
     pub dirty_head: Signal<In, Bits<8>>,
@@ -140,6 +167,8 @@ pub struct Sequencer<const P: usize> {
     pub issue_release: Signal<Out, Bit>,
     pub issue_pfc: Signal<Out, Bit>,
     pub finish: Signal<Out, Bit>,
+    pub streamed_finish: Signal<Out, Bit>,
+    pub streamed_kind: Signal<Out, Bits<2>>,
     // state
     state: DFF<SequencerState>,
     /// WalkAll: the port queried.
@@ -154,12 +183,22 @@ pub struct Sequencer<const P: usize> {
     probe_pending: DFF<Bit>,
     /// No refresh query is in flight: every answer asked for is written.
     refresh_written: Signal<Local, Bit>,
+    /// The streamed events in flight, by cycles since their command:
+    /// stage 0 is the command's cycle, stage 5 the answer's.
+    stream_valid: [DFF<Bit>; STREAM_STAGES],
+    stream_kind: [DFF<Bits<2>>; STREAM_STAGES],
+    /// No streamed event is in flight, and the last one's port marks are in.
+    drained: Signal<Local, Bit>,
+    /// Clear: an arrival starts without waiting for the streamed events
+    /// (a fault-injection build).
+    drain_enabled: Constant<Bit>,
     last_port: Constant<Bits<8>>,
     /// Clear: the answers are never written (a fault-injection build).
     refresh_enabled: Constant<Bit>,
     kind_arrive: Constant<Bits<2>>,
     kind_tx_start: Constant<Bits<2>>,
     kind_depart: Constant<Bits<2>>,
+    kind_pfc_rx: Constant<Bits<2>>,
 }
 
 impl<const P: usize> Default for Sequencer<P> {
@@ -178,7 +217,6 @@ impl<const P: usize> Default for Sequencer<P> {
             ingress_refused: Default::default(),
             select_answered: Default::default(),
             buffer_answered: Default::default(),
-            decision_answered: Default::default(),
             dirty_count: Default::default(),
             dirty_head: Default::default(),
             full_walk_due: Default::default(),
@@ -199,6 +237,8 @@ impl<const P: usize> Default for Sequencer<P> {
             issue_release: Default::default(),
             issue_pfc: Default::default(),
             finish: Default::default(),
+            streamed_finish: Default::default(),
+            streamed_kind: Default::default(),
             state: Default::default(),
             walk_step: Default::default(),
             query_pipe_valid: Default::default(),
@@ -207,11 +247,16 @@ impl<const P: usize> Default for Sequencer<P> {
             hash_done: Default::default(),
             probe_pending: Default::default(),
             refresh_written: Default::default(),
+            stream_valid: Default::default(),
+            stream_kind: Default::default(),
+            drained: Default::default(),
+            drain_enabled: Constant::new(true),
             last_port: Constant::new(Bits::<8>::from((ports - 1) as LiteralType)),
             refresh_enabled: Constant::new(true),
             kind_arrive: EventKind::Arrive.constant(),
             kind_tx_start: EventKind::TxStart.constant(),
             kind_depart: EventKind::Depart.constant(),
+            kind_pfc_rx: EventKind::PfcRx.constant(),
         }
     }
 }
@@ -223,6 +268,15 @@ impl<const P: usize> Sequencer<P> {
     pub fn without_refresh() -> Self {
         let mut sequencer = Self::default();
         sequencer.refresh_enabled = Constant::new(false);
+        sequencer
+    }
+
+    /// Wrong on purpose, for the fault-injection test: an arrival starts
+    /// while streamed events are still in flight, so its refresh misses
+    /// their port marks and its probe may take their answers.
+    pub fn without_drain() -> Self {
+        let mut sequencer = Self::default();
+        sequencer.drain_enabled = Constant::new(false);
         sequencer
     }
 }
@@ -241,6 +295,25 @@ impl<const P: usize> Logic for Sequencer<P> {
         }
         self.refresh_written.next = !(self.query_pipe_valid[0].q.val() | self.query_pipe_valid[1].q.val()
             | self.query_pipe_valid[2].q.val() | self.query_pipe_valid[3].q.val());
+        // The streamed events' pipe: a command in stage 0, the answer in 5.
+        for k in 0..6 {
+            self.stream_valid[k].clock.next = self.clock.val();
+            self.stream_kind[k].clock.next = self.clock.val();
+        }
+        for k in 1..6 {
+            self.stream_valid[k].d.next = self.stream_valid[k - 1].q.val();
+            self.stream_kind[k].d.next = self.stream_kind[k - 1].q.val();
+        }
+        self.stream_valid[0].d.next = false;
+        self.stream_kind[0].d.next = self.ev_kind.val();
+        self.drained.next = !(self.stream_valid[0].q.val() | self.stream_valid[1].q.val() | self.stream_valid[2].q.val()
+            | self.stream_valid[3].q.val() | self.stream_valid[4].q.val() | self.stream_valid[5].q.val())
+            | !self.drain_enabled.val();
+        self.issue_decide.next = self.stream_valid[0].q.val() & (self.stream_kind[0].q.val() == self.kind_tx_start.val());
+        self.issue_release.next = self.stream_valid[0].q.val() & (self.stream_kind[0].q.val() == self.kind_depart.val());
+        self.issue_pfc.next = self.stream_valid[0].q.val() & (self.stream_kind[0].q.val() == self.kind_pfc_rx.val());
+        self.streamed_finish.next = self.stream_valid[5].q.val();
+        self.streamed_kind.next = self.stream_kind[5].q.val();
         self.ev_ready.next = (self.state.q.val() == SequencerState::Idle) & self.flowlet_ready.val() & !self.reset.val();
         self.accept.next = false;
         self.issue_key.next = false;
@@ -255,9 +328,6 @@ impl<const P: usize> Logic for Sequencer<P> {
         self.latch_select.next = false;
         self.issue_arrival.next = false;
         self.refused.next = self.refused_flag.q.val();
-        self.issue_decide.next = false;
-        self.issue_release.next = false;
-        self.issue_pfc.next = false;
         self.finish.next = false;
         match self.state.q.val() {
             SequencerState::Idle => {
@@ -265,24 +335,22 @@ impl<const P: usize> Logic for Sequencer<P> {
                     self.accept.next = true;
                     if self.ev_kind.val() == self.kind_arrive.val() {
                         self.state.d.next = SequencerState::Start;
-                    } else if self.ev_kind.val() == self.kind_tx_start.val() {
-                        self.state.d.next = SequencerState::Decide;
-                    } else if self.ev_kind.val() == self.kind_depart.val() {
-                        self.state.d.next = SequencerState::Release;
                     } else {
-                        self.state.d.next = SequencerState::Pfc;
+                        self.stream_valid[0].d.next = true;
                     }
                 }
             }
             SequencerState::Start => {
                 // The refresh needs neither the hash nor the ingress's
                 // answer: it walks while both are worked out.
-                self.issue_key.next = true;
-                self.refused_flag.d.next = false;
-                self.hash_done.d.next = false;
-                self.probe_pending.d.next = true;
-                self.walk_step.d.next = 0.into();
-                self.state.d.next = SequencerState::WalkDirty;
+                if self.drained.val() {
+                    self.issue_key.next = true;
+                    self.refused_flag.d.next = false;
+                    self.hash_done.d.next = false;
+                    self.probe_pending.d.next = true;
+                    self.walk_step.d.next = 0.into();
+                    self.state.d.next = SequencerState::WalkDirty;
+                }
             }
             SequencerState::WalkDirty => {}
             SequencerState::WalkAll => {
@@ -322,27 +390,9 @@ impl<const P: usize> Logic for Sequencer<P> {
                     self.state.d.next = SequencerState::Idle;
                 }
             }
-            SequencerState::Decide => {
-                self.issue_decide.next = true;
-                self.state.d.next = SequencerState::WaitDecide;
-            }
-            SequencerState::WaitDecide => {
-                if self.decision_answered.val() {
-                    self.finish.next = true;
-                    self.state.d.next = SequencerState::Idle;
-                }
-            }
-            SequencerState::Release => {
-                self.issue_release.next = true;
-                self.state.d.next = SequencerState::WaitBuffer;
-            }
-            SequencerState::Pfc => {
-                self.issue_pfc.next = true;
-                self.state.d.next = SequencerState::WaitBuffer;
-            }
         }
         // The refresh: Start queries the ring's first port already.
-        if (self.state.q.val() == SequencerState::Start) | (self.state.q.val() == SequencerState::WalkDirty) {
+        if ((self.state.q.val() == SequencerState::Start) & self.drained.val()) | (self.state.q.val() == SequencerState::WalkDirty) {
             if self.dirty_count.val() != 0 {
                 self.pop.next = true;
                 self.query_valid.next = true;
@@ -370,6 +420,9 @@ impl<const P: usize> Logic for Sequencer<P> {
         if self.reset.val() {
             self.state.d.next = SequencerState::Idle;
             self.probe_pending.d.next = false;
+            for k in 0..6 {
+                self.stream_valid[k].d.next = false;
+            }
         }
     }
 }

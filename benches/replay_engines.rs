@@ -14,7 +14,7 @@ use reference::replay::Replayer;
 use reference::sim::{built_in, scenario_config, scenario_ports, SimOptions};
 use reference::switch::{Switch, SwitchIdentity};
 use std::time::Instant;
-use testbench::datapath_replay::{compare_engines, hardware_engine, HardwareEngine};
+use testbench::datapath_replay::{compare_engines, hardware_engine, replay_lines, HardwareEngine};
 
 const IDENTITY: SwitchIdentity = SwitchIdentity { node_id: 1, sim_seed: 1, run: 0 };
 
@@ -51,7 +51,7 @@ fn measure() {
 
     let mut verilog = hardware_engine(HardwareEngine::Verilog, &switch(), IDENTITY, 128).expect("a Verilator model");
     let started = Instant::now();
-    let actual: Vec<_> = lines.iter().filter_map(|l| verilog(l).expect("valid line")).collect();
+    let actual = replay_lines(verilog.as_mut(), &lines).expect("valid lines");
     report("verilog (Verilator)", lines.len(), started.elapsed().as_secs_f64());
     let c = compare_engines(&expected, &actual).expect("the engines agree");
     println!("  agreement: {c:?}");
@@ -59,7 +59,7 @@ fn measure() {
     let n: usize = std::env::var("SSWITCH_HDL_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000).min(lines.len());
     let mut hdl = hardware_engine(HardwareEngine::Hdl, &switch(), IDENTITY, 128).expect("the rust_hdl datapath");
     let started = Instant::now();
-    let actual: Vec<_> = lines[..n].iter().filter_map(|l| hdl(l).expect("valid line")).collect();
+    let actual = replay_lines(hdl.as_mut(), &lines[..n]).expect("valid lines");
     report(&format!("hdl (rust_hdl), first {n} events"), n, started.elapsed().as_secs_f64());
     compare_engines(&expected[..actual.len()], &actual).expect("the engines agree");
 }

@@ -9,7 +9,7 @@ use reference::replay::Replayer;
 use reference::sim::{built_in, scenario_config, scenario_ports, SimOptions};
 use reference::switch::{Switch, SwitchIdentity};
 use serde_json::Value;
-use testbench::datapath_replay::{compare_engines, hardware_engine, EngineComparison, HardwareEngine};
+use testbench::datapath_replay::{compare_engines, hardware_engine, replay_lines, EngineComparison, HardwareEngine};
 
 fn identity() -> SwitchIdentity {
     SwitchIdentity { node_id: 1, sim_seed: 1, run: 0 }
@@ -44,7 +44,7 @@ fn replay_both(name: &str, engine: HardwareEngine, tables: usize, limit: Option<
     let expected: Vec<Value> = lines.iter().filter_map(|l| reference.line(l).unwrap()).collect();
     let mut hardware = hardware_engine(engine, &switch(), identity(), tables).unwrap_or_else(|e| panic!("{e}"));
     let started = std::time::Instant::now();
-    let actual: Vec<Value> = lines.iter().filter_map(|l| hardware(l).unwrap_or_else(|e| panic!("{name}: {e}"))).collect();
+    let actual: Vec<Value> = replay_lines(hardware.as_mut(), &lines).unwrap_or_else(|e| panic!("{name}: {e}"));
     let comparison = compare_engines(&expected, &actual).unwrap_or_else(|e| panic!("{name} through {engine:?}: {e}"));
     eprintln!("{name} through {engine:?}: {comparison:?} in {:.1} s", started.elapsed().as_secs_f64());
     comparison

@@ -52,13 +52,12 @@ pub fn run(args: ReplayArgs) -> CommandResult {
         Box::new(BufReader::new(file))
     };
     let identity = SwitchIdentity { node_id: args.switch.node_id, sim_seed: args.switch.seed, run: args.switch.run };
-    let mut engine: LineEngine = match args.engine {
+    let mut engine: Box<dyn LineEngine> = match args.engine {
         Engine::Reference => {
             if args.tables != reference::flowlet::MAX_TABLES {
                 return Err(Failure::input(format!("--tables {}: only the hardware engines (hdl, verilog) have a table count", args.tables)));
             }
-            let mut replayer = Replayer::new(switch);
-            Box::new(move |line: &str| replayer.line(line))
+            Box::new(Replayer::new(switch))
         }
         hardware => {
             let which = if hardware == Engine::Hdl { HardwareEngine::Hdl } else { HardwareEngine::Verilog };
@@ -67,17 +66,30 @@ pub fn run(args: ReplayArgs) -> CommandResult {
     };
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
+    let write = |out: &mut BufWriter<_>, results: Vec<serde_json::Value>| -> CommandResult {
+        for result in results {
+            writeln!(out, "{result}").map_err(|e| Failure::input(format!("cannot write: {e}")))?;
+        }
+        Ok(())
+    };
     for (index, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| Failure::input(format!("line {}: cannot read: {e}", index + 1)))?;
-        match engine(&line) {
-            Ok(Some(result)) => writeln!(out, "{result}").map_err(|e| Failure::input(format!("cannot write: {e}")))?,
-            Ok(None) => {}
-            Err(e) => {
+        let read = line.map_err(|e| Failure::input(format!("line {}: cannot read: {e}", index + 1)));
+        let results = read.and_then(|line| engine.line(&line).map_err(|e| Failure::input(format!("{}: {e}", args.events.display()))));
+        match results {
+            Ok(results) => write(&mut out, results)?,
+            Err(failure) => {
+                // The lines before the bad one still print (a hardware
+                // engine holds streamed events' results).
+                if let Ok(held) = engine.finish() {
+                    let _ = write(&mut out, held);
+                }
                 let _ = out.flush();
-                return Err(Failure::input(format!("{}: {e}", args.events.display())));
+                return Err(failure);
             }
         }
     }
+    let held = engine.finish().map_err(|e| Failure::input(format!("{}: {e}", args.events.display())))?;
+    write(&mut out, held)?;
     out.flush().map_err(|e| Failure::input(format!("cannot write: {e}")))?;
     Ok(())
 }

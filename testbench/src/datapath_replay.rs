@@ -4,17 +4,20 @@
 //!
 //! ```text
 //!  line ─► parse_event, Ledger (the reference's checks and messages)
-//!       ─► a window of cycles: new set's writes, the event, idle until
-//!          its result can have come ─► CycleRunner (stepper | session)
-//!       ─► result_valid cycle ─► the same JSON as the reference's line;
-//!          resend_valid cycles ─► pause_resends
+//!       ─► tx_start, depart, pfc_rx: one input cycle each in the batch,
+//!          one per clock, results held
+//!       ─► arrive (or finish, or a full batch): the batch runs, idle until
+//!          its last result; then the arrival alone: new set's writes, the
+//!          event, idle until its result ─► CycleRunner (stepper | session)
+//!       ─► result_valid cycles, in order ─► the same JSON as the
+//!          reference's lines; resend_valid cycles ─► pause_resends
 //! ```
 //!
 //! What differs from the reference, by design (see [`compare_engines`]):
 //! * the pause re-sends come from the buffer manager's sweep as cycles
 //!   pass, so a re-send can be reported on a later line than the
-//!   reference reports it, or not at all when its pair resumed before the
-//!   sweep reached it;
+//!   reference reports it (a batch's re-sends go on its last line), or
+//!   not at all when its pair resumed before the sweep reached it;
 //! * times past 2^32 - 1 ns are refused (the hardware clock is 32 bits).
 
 use crate::cosim::{Harness, Stepper};
@@ -25,7 +28,7 @@ use hdl::switch_datapath::{arrival_cycles, longest_arrival_cycles, ConfigBlock, 
 use reference::buffer_manager::{ChargedTo, DropReason, PfcFrame, Tag};
 use reference::config::LoadBalancing;
 use reference::register_map::RegisterWrite;
-use reference::replay::{arrival_json, attach_resends, parse_event, Event, Ledger, ReplayError};
+use reference::replay::{arrival_json, attach_resends, parse_event, Event, Ledger, ReplayError, Replayer};
 use reference::switch::{ArrivalOutcome, Packet, Switch, SwitchIdentity};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -136,7 +139,24 @@ pub struct DatapathReplayer<R: CycleRunner> {
     selected_sets: Vec<bool>,
     selected_count: usize,
     resends: Vec<PfcFrame>,
+    /// Streamed events sent (their input cycles) whose results are not
+    /// read yet, and the last one's time.
+    batch: Vec<Vec<u64>>,
+    held: Vec<Held>,
+    batch_now: u64,
+    /// Result lines complete and not returned yet.
+    ready: Vec<Value>,
 }
+
+/// A streamed event in the batch: its line and kind.
+struct Held {
+    seq: u64,
+    kind: EventKind,
+}
+
+/// Streamed events sent before their results are read (bounds the batch's
+/// memory; a batch costs 6 idle cycles at its end).
+pub const STREAM_BATCH: usize = 4096;
 
 /// `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st, ...
 pub fn ordinal(n: usize) -> String {
@@ -175,79 +195,120 @@ impl<R: CycleRunner> DatapathReplayer<R> {
             selected_sets: Vec::new(),
             selected_count: 0,
             resends: Vec::new(),
+            batch: Vec::new(),
+            held: Vec::new(),
+            batch_now: 0,
+            ready: Vec::new(),
         })
     }
 
-    /// Processes the next line, as `Replayer::line` does.
-    pub fn line(&mut self, text: &str) -> Result<Option<Value>, ReplayError> {
+    /// Processes the next line, as `Replayer::line` does, and returns the
+    /// result lines complete now, in line order: streamed events'
+    /// (`tx_start`, `depart`, `pfc_rx`) go to the datapath one per clock
+    /// and their results are held until the next arrival, a full batch
+    /// ([`STREAM_BATCH`]) or [`DatapathReplayer::finish`]. After an error
+    /// `finish` still gives the results of the lines before the bad one.
+    pub fn line(&mut self, text: &str) -> Result<Vec<Value>, ReplayError> {
         let seq = self.ledger.next_seq();
         let fail = |message: String| ReplayError { line: seq + 1, message };
         if text.trim().is_empty() {
             self.ledger.record_other(0);
-            return Ok(None);
+            return Ok(Vec::new());
         }
         let event = parse_event(text, self.ports).map_err(fail)?;
-        self.apply(seq as u64, &event).map(Some).map_err(fail)
+        self.apply(seq as u64, &event).map_err(fail)?;
+        Ok(std::mem::take(&mut self.ready))
     }
 
-    /// Applies one event as line `seq`.
-    pub fn apply(&mut self, seq: u64, event: &Event) -> Result<Value, String> {
+    /// Runs the streamed events still held and returns every result line
+    /// not returned yet.
+    pub fn finish(&mut self) -> Result<Vec<Value>, ReplayError> {
+        let line = self.held.last().map_or(self.ledger.next_seq(), |h| h.seq as usize + 1);
+        self.flush_streamed().map_err(|message| ReplayError { line, message })?;
+        Ok(std::mem::take(&mut self.ready))
+    }
+
+    /// Applies one event as line `seq`; its result line, and those of the
+    /// streamed events before it, go to the results ready (an arrival's at
+    /// once, a streamed event's when its batch runs).
+    pub fn apply(&mut self, seq: u64, event: &Event) -> Result<(), String> {
         let t = event.t_ns();
         self.ledger.check(seq, t)?;
         let now = reference::limits::hardware_time_ns(t)? as u64;
-        let mut window = Vec::new();
-        let mut v = idle(now);
         use crate::switch_datapath_bench::inputs;
+        let mut v = idle(now);
         v[inputs::ev_valid] = 1;
-        let (packet_of, cycles) = match event {
-            Event::Arrive { port, dscp, ecn, bytes, key, members, .. } => {
-                let set = self.set_of(members, now, &mut window)?;
-                v[inputs::ev_kind] = EventKind::Arrive.code();
-                v[inputs::ev_port] = *port as u64;
-                v[inputs::ev_dscp] = *dscp as u64;
-                v[inputs::ev_ect] = ecn.is_ect() as u64;
-                v[inputs::ev_bytes] = *bytes as u64;
-                v[inputs::ev_proto] = key.proto as u64;
-                v[inputs::ev_src] = key.src as u64;
-                v[inputs::ev_dst] = key.dst as u64;
-                v[inputs::ev_sport] = key.sport as u64;
-                v[inputs::ev_dport] = key.dport as u64;
-                v[inputs::ev_set] = set as u64;
-                // The shortest an arrival takes; more cycles follow until it answers.
-                (None, arrival_cycles(true, 0))
-            }
+        let kind = match event {
+            Event::Arrive { .. } => return self.arrive(seq, event, v, now),
             Event::TxStart { seq: of, .. } => {
                 let packet = self.ledger.admitted(*of, true)?;
-                v[inputs::ev_kind] = EventKind::TxStart.code();
                 packet_inputs(&mut v, &packet);
-                (Some((*of, packet)), STREAMED_EVENT_CYCLES)
+                self.ledger.record_tx_start(t, *of, packet);
+                EventKind::TxStart
             }
             Event::Depart { seq: of, .. } => {
                 let packet = self.ledger.admitted(*of, false)?;
-                v[inputs::ev_kind] = EventKind::Depart.code();
                 packet_inputs(&mut v, &packet);
-                (Some((*of, packet)), STREAMED_EVENT_CYCLES)
+                self.ledger.record_depart(t, *of);
+                EventKind::Depart
             }
             Event::PfcRx { port, classes, quanta, .. } => {
-                v[inputs::ev_kind] = EventKind::PfcRx.code();
                 v[inputs::ev_port] = *port as u64;
                 v[inputs::ev_classes] = *classes as u64;
                 v[inputs::ev_quanta] = *quanta as u64;
-                (None, STREAMED_EVENT_CYCLES)
+                self.ledger.record_other(t);
+                EventKind::PfcRx
             }
         };
-        window.push(v);
-        for _ in 1..cycles {
-            window.push(idle(now));
+        v[inputs::ev_kind] = kind.code();
+        self.batch.push(v);
+        self.held.push(Held { seq, kind });
+        self.batch_now = now;
+        if self.held.len() >= STREAM_BATCH {
+            self.flush_streamed()?;
         }
-        // An arrival's refresh takes as many cycles as ports changed: its
-        // last idle cycle runs on until the result, and no longer than the
-        // longest arrival.
-        let until = matches!(event, Event::Arrive { .. })
-            .then(|| Until { output: outputs::result_valid, more_cycles: longest_arrival_cycles(self.port_bits) - cycles });
-        let seen = self.runner.run(&window, until)?;
-        let mut result = None;
-        for (_, out) in &seen {
+        Ok(())
+    }
+
+    /// Runs the batch of streamed events, one per clock, then idle cycles
+    /// until the last one's result, and reads their results in order. The
+    /// pause re-sends seen on the way go on the batch's last line.
+    fn flush_streamed(&mut self) -> Result<(), String> {
+        if self.held.is_empty() {
+            return Ok(());
+        }
+        let mut window = std::mem::take(&mut self.batch);
+        window.extend((1..STREAMED_EVENT_CYCLES).map(|_| idle(self.batch_now)));
+        let held = std::mem::take(&mut self.held);
+        let seen = self.runner.run(&window, None)?;
+        let results: Vec<&Vec<u64>> = self.note_resends(&seen).into_iter().collect();
+        if results.len() != held.len() {
+            return Err(format!("the hardware answered {} of {} streamed events (lines {} to {})", results.len(), held.len(),
+                held[0].seq + 1, held[held.len() - 1].seq + 1));
+        }
+        for (h, out) in held.iter().zip(results) {
+            if out[outputs::result_kind] != h.kind.code() {
+                return Err(format!("line {}: the hardware answered an event of kind {} in its place", h.seq + 1, out[outputs::result_kind]));
+            }
+            let seq = h.seq;
+            let line = match h.kind {
+                EventKind::TxStart => json!({"seq": seq, "ecn_marked": out[outputs::ecn_marked] != 0}),
+                EventKind::Depart => json!({"seq": seq, "resume_sent": out[outputs::resume_sent] != 0}),
+                _ => json!({"seq": seq, "paused_until_ns": out[outputs::paused_until_ns]}),
+            };
+            self.ready.push(line);
+        }
+        if let Some(last) = self.ready.last_mut() {
+            attach_resends(last, &self.resends);
+        }
+        self.resends.clear();
+        Ok(())
+    }
+
+    /// Keeps the pause re-sends among `seen` and returns its results.
+    fn note_resends<'a>(&mut self, seen: &'a [(usize, Vec<u64>)]) -> Vec<&'a Vec<u64>> {
+        let mut results = Vec::new();
+        for (_, out) in seen {
             if out[outputs::resend_valid] != 0 {
                 self.resends.push(PfcFrame {
                     t_ns: out[outputs::resend_due_ns],
@@ -258,41 +319,61 @@ impl<R: CycleRunner> DatapathReplayer<R> {
                 });
             }
             if out[outputs::result_valid] != 0 {
-                if result.is_some() {
-                    return Err("the hardware answered one event twice".into());
-                }
-                result = Some(out.clone());
+                results.push(out);
             }
         }
-        let out = result.ok_or("the hardware gave no result within the event's cycles")?;
-        let mut line = match event {
-            Event::Arrive { port, ecn, members, .. } => {
-                let outcome = self.arrival_outcome(*port, &out)?;
-                let packet = outcome.packet.map(|p| Packet { ect: ecn.is_ect(), ..p });
-                if outcome.egress_port.is_some() {
-                    self.note_selected(members)?;
-                }
-                self.ledger.record_arrival(t, packet);
-                arrival_json(seq, &outcome)
-            }
-            Event::TxStart { .. } => {
-                let (of, packet) = packet_of.expect("a packet");
-                self.ledger.record_tx_start(t, of, packet);
-                json!({"seq": seq, "ecn_marked": out[outputs::ecn_marked] != 0})
-            }
-            Event::Depart { .. } => {
-                let (of, _) = packet_of.expect("a packet");
-                self.ledger.record_depart(t, of);
-                json!({"seq": seq, "resume_sent": out[outputs::resume_sent] != 0})
-            }
-            Event::PfcRx { .. } => {
-                self.ledger.record_other(t);
-                json!({"seq": seq, "paused_until_ns": out[outputs::paused_until_ns]})
-            }
+        results
+    }
+
+    /// An arrival, after the streamed events held: alone in the datapath,
+    /// idle until its result (the refresh takes as many cycles as ports
+    /// changed: the window's last idle cycle runs on until the result, and
+    /// no longer than the longest arrival).
+    fn arrive(&mut self, seq: u64, event: &Event, mut v: Vec<u64>, now: u64) -> Result<(), String> {
+        let Event::Arrive { t_ns: t, port, dscp, ecn, bytes, key, members } = event else {
+            return Err("an arrival was expected".into());
         };
+        self.flush_streamed()?;
+        use crate::switch_datapath_bench::inputs;
+        let mut window = Vec::new();
+        let set = self.set_of(members, now, &mut window)?;
+        v[inputs::ev_kind] = EventKind::Arrive.code();
+        v[inputs::ev_port] = *port as u64;
+        v[inputs::ev_dscp] = *dscp as u64;
+        v[inputs::ev_ect] = ecn.is_ect() as u64;
+        v[inputs::ev_bytes] = *bytes as u64;
+        v[inputs::ev_proto] = key.proto as u64;
+        v[inputs::ev_src] = key.src as u64;
+        v[inputs::ev_dst] = key.dst as u64;
+        v[inputs::ev_sport] = key.sport as u64;
+        v[inputs::ev_dport] = key.dport as u64;
+        v[inputs::ev_set] = set as u64;
+        // The shortest an arrival takes; more cycles follow until it answers.
+        let cycles = arrival_cycles(true, 0);
+        window.push(v);
+        window.extend((1..cycles).map(|_| idle(now)));
+        let until = Until { output: outputs::result_valid, more_cycles: longest_arrival_cycles(self.port_bits) - cycles };
+        let seen = self.runner.run(&window, Some(until))?;
+        let results = self.note_resends(&seen);
+        let out = match results.as_slice() {
+            [out] => (*out).clone(),
+            [] => return Err("the hardware gave no result within the event's cycles".into()),
+            _ => return Err("the hardware answered one event twice".into()),
+        };
+        if out[outputs::result_kind] != EventKind::Arrive.code() {
+            return Err(format!("the hardware answered an event of kind {} for an arrival", out[outputs::result_kind]));
+        }
+        let outcome = self.arrival_outcome(*port, &out)?;
+        let packet = outcome.packet.map(|p| Packet { ect: ecn.is_ect(), ..p });
+        if outcome.egress_port.is_some() {
+            self.note_selected(members)?;
+        }
+        self.ledger.record_arrival(*t, packet);
+        let mut line = arrival_json(seq, &outcome);
         attach_resends(&mut line, &self.resends);
         self.resends.clear();
-        Ok(line)
+        self.ready.push(line);
+        Ok(())
     }
 
     /// The set id of `members`: a new set gets the next id and its writes.
@@ -429,8 +510,46 @@ pub fn compare_engines(expected: &[Value], actual: &[Value]) -> Result<EngineCom
 /// generics but for `ev_set`, 8 bits in every build here).
 pub type DatapathPorts = SwitchDatapathBench<6, 3, 8, 10, 14>;
 
-/// A replay engine fed line by line.
-pub type LineEngine = Box<dyn FnMut(&str) -> Result<Option<Value>, ReplayError>>;
+/// A replay engine fed line by line (`sswitch replay`'s engines).
+pub trait LineEngine {
+    /// Takes the next line and returns the result lines complete now, in
+    /// line order. A hardware engine holds streamed events' results until
+    /// the next arrival or `finish`.
+    fn line(&mut self, text: &str) -> Result<Vec<Value>, ReplayError>;
+    /// The result lines still held; after an error, those of the lines
+    /// before the bad one.
+    fn finish(&mut self) -> Result<Vec<Value>, ReplayError>;
+}
+
+impl LineEngine for Replayer {
+    fn line(&mut self, text: &str) -> Result<Vec<Value>, ReplayError> {
+        Replayer::line(self, text).map(|v| v.into_iter().collect())
+    }
+
+    fn finish(&mut self) -> Result<Vec<Value>, ReplayError> {
+        Ok(Vec::new())
+    }
+}
+
+impl<R: CycleRunner> LineEngine for DatapathReplayer<R> {
+    fn line(&mut self, text: &str) -> Result<Vec<Value>, ReplayError> {
+        DatapathReplayer::line(self, text)
+    }
+
+    fn finish(&mut self) -> Result<Vec<Value>, ReplayError> {
+        DatapathReplayer::finish(self)
+    }
+}
+
+/// Every line through `engine`: the result lines, or the first error.
+pub fn replay_lines(engine: &mut dyn LineEngine, lines: &[String]) -> Result<Vec<Value>, ReplayError> {
+    let mut results = Vec::new();
+    for line in lines {
+        results.extend(engine.line(line)?);
+    }
+    results.extend(engine.finish()?);
+    Ok(results)
+}
 
 /// Which hardware engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -443,26 +562,23 @@ pub enum HardwareEngine {
 
 /// A hardware engine for `switch` (its registers) with `tables` flow
 /// tables (2 or 128).
-pub fn hardware_engine(engine: HardwareEngine, switch: &Switch, identity: SwitchIdentity, tables: usize) -> Result<LineEngine, String> {
+pub fn hardware_engine(engine: HardwareEngine, switch: &Switch, identity: SwitchIdentity, tables: usize) -> Result<Box<dyn LineEngine>, String> {
     let ports = switch.ports.len();
     let port_bits = synth::blocks::port_bits(ports);
     let block = synth::HardwareBlock::SwitchDatapath { ports, tables };
     if engine == HardwareEngine::Verilog {
         let verilog = block.verilog()?;
         let runner = SessionRunner::new::<DatapathPorts>(&verilog)?;
-        let mut replayer = DatapathReplayer::new(runner, switch, identity, port_bits, tables)?;
-        return Ok(Box::new(move |line| replayer.line(line)));
+        return Ok(Box::new(DatapathReplayer::new(runner, switch, identity, port_bits, tables)?));
     }
     macro_rules! stepped {
         ($a:literal, $p:literal) => {
             if tables == reference::flowlet::MAX_TABLES {
                 let runner = StepperRunner::new(&SwitchDatapathBench::<$a, $p, 8, 16, 14>::new(ports));
-                let mut replayer = DatapathReplayer::new(runner, switch, identity, port_bits, tables)?;
-                Ok(Box::new(move |line: &str| replayer.line(line)) as LineEngine)
+                Ok(Box::new(DatapathReplayer::new(runner, switch, identity, port_bits, tables)?) as Box<dyn LineEngine>)
             } else {
                 let runner = StepperRunner::new(&SwitchDatapathBench::<$a, $p, 8, 10, 14>::new(ports));
-                let mut replayer = DatapathReplayer::new(runner, switch, identity, port_bits, tables)?;
-                Ok(Box::new(move |line: &str| replayer.line(line)) as LineEngine)
+                Ok(Box::new(DatapathReplayer::new(runner, switch, identity, port_bits, tables)?) as Box<dyn LineEngine>)
             }
         };
     }

@@ -21,7 +21,7 @@
 //! * times past 2^32 - 1 ns are refused (the hardware clock is 32 bits).
 
 use crate::cosim::{Harness, Stepper};
-use crate::switch_datapath_bench::{outputs, register_image, set_writes, SwitchDatapathBench};
+use crate::switch_datapath_bench::{arrival_inputs, outputs, packet_inputs, register_image, set_writes, SwitchDatapathBench};
 pub use crate::verilator::Until;
 use crate::verilator::{VerilatedModel, VerilatedSession};
 use hdl::switch_datapath::{arrival_cycles, longest_arrival_cycles, ConfigBlock, EventKind, STREAMED_EVENT_CYCLES};
@@ -29,7 +29,7 @@ use reference::buffer_manager::{ChargedTo, DropReason, PfcFrame, Tag};
 use reference::config::LoadBalancing;
 use reference::register_map::RegisterWrite;
 use reference::replay::{arrival_json, attach_resends, parse_event, Event, Ledger, ReplayError, Replayer};
-use reference::switch::{ArrivalOutcome, Packet, Switch, SwitchIdentity};
+use reference::switch::{Arrival, ArrivalOutcome, Packet, Switch, SwitchIdentity};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
@@ -334,20 +334,9 @@ impl<R: CycleRunner> DatapathReplayer<R> {
             return Err("an arrival was expected".into());
         };
         self.flush_streamed()?;
-        use crate::switch_datapath_bench::inputs;
         let mut window = Vec::new();
         let set = self.set_of(members, now, &mut window)?;
-        v[inputs::ev_kind] = EventKind::Arrive.code();
-        v[inputs::ev_port] = *port as u64;
-        v[inputs::ev_dscp] = *dscp as u64;
-        v[inputs::ev_ect] = ecn.is_ect() as u64;
-        v[inputs::ev_bytes] = *bytes as u64;
-        v[inputs::ev_proto] = key.proto as u64;
-        v[inputs::ev_src] = key.src as u64;
-        v[inputs::ev_dst] = key.dst as u64;
-        v[inputs::ev_sport] = key.sport as u64;
-        v[inputs::ev_dport] = key.dport as u64;
-        v[inputs::ev_set] = set as u64;
+        arrival_inputs(&mut v, &Arrival { port: *port, dscp: *dscp, ecn: *ecn, bytes: *bytes, key: *key, group: set });
         // The shortest an arrival takes; more cycles follow until it answers.
         let cycles = arrival_cycles(true, 0);
         window.push(v);
@@ -441,17 +430,6 @@ impl<R: CycleRunner> DatapathReplayer<R> {
             packet: admitted.then_some(Packet { tag, ect: false }),
         })
     }
-}
-
-fn packet_inputs(v: &mut [u64], packet: &Packet) {
-    use crate::switch_datapath_bench::inputs;
-    let tag = &packet.tag;
-    v[inputs::ev_port] = tag.ingress_port as u64;
-    v[inputs::ev_bytes] = tag.charged_bytes as u64;
-    v[inputs::ev_ect] = packet.ect as u64;
-    v[inputs::tag_egress_port] = tag.egress_port as u64;
-    v[inputs::tag_pool] = tag.pool as u64;
-    v[inputs::tag_lossless] = tag.lossless as u64;
 }
 
 /// How two engines' replays of one file compare: every line equal but

@@ -246,7 +246,23 @@ fn idle_cycle(now: u64) -> Vec<u64> {
     v
 }
 
-fn packet_inputs(v: &mut [u64], packet: &Packet) {
+/// An arrival's event inputs (`ev_kind` and the packet's fields).
+pub fn arrival_inputs(v: &mut [u64], arrival: &reference::switch::Arrival) {
+    v[inputs::ev_kind] = EventKind::Arrive.code();
+    v[inputs::ev_port] = arrival.port as u64;
+    v[inputs::ev_dscp] = arrival.dscp as u64;
+    v[inputs::ev_ect] = arrival.ecn.is_ect() as u64;
+    v[inputs::ev_bytes] = arrival.bytes as u64;
+    v[inputs::ev_proto] = arrival.key.proto as u64;
+    v[inputs::ev_src] = arrival.key.src as u64;
+    v[inputs::ev_dst] = arrival.key.dst as u64;
+    v[inputs::ev_sport] = arrival.key.sport as u64;
+    v[inputs::ev_dport] = arrival.key.dport as u64;
+    v[inputs::ev_set] = arrival.group as u64;
+}
+
+/// A `tx_start`'s or `depart`'s inputs: the admitted packet's tag.
+pub fn packet_inputs(v: &mut [u64], packet: &Packet) {
     let tag = &packet.tag;
     v[inputs::ev_port] = tag.ingress_port as u64;
     v[inputs::ev_bytes] = tag.charged_bytes as u64;
@@ -402,17 +418,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                     let changed = refresh.changed.len();
                     let o = switch.arrive(t, &arrival);
                     packets[seq] = o.packet;
-                    v[inputs::ev_kind] = EventKind::Arrive.code();
-                    v[inputs::ev_port] = *port as u64;
-                    v[inputs::ev_dscp] = *dscp as u64;
-                    v[inputs::ev_ect] = ecn.is_ect() as u64;
-                    v[inputs::ev_bytes] = *bytes as u64;
-                    v[inputs::ev_proto] = key.proto as u64;
-                    v[inputs::ev_src] = key.src as u64;
-                    v[inputs::ev_dst] = key.dst as u64;
-                    v[inputs::ev_sport] = key.sport as u64;
-                    v[inputs::ev_dport] = key.dport as u64;
-                    v[inputs::ev_set] = group as u64;
+                    arrival_inputs(&mut v, &arrival);
                     e[outputs::result_kind] = Some(EventKind::Arrive.code());
                     e[outputs::admitted] = Some(o.admitted as u64);
                     e[outputs::drop_reason] = Some(drop_code(o.drop));

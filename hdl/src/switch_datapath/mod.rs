@@ -81,23 +81,21 @@
 //! timing differs from the reference's, which emits them before the event
 //! at or after their due time.
 //!
-//! Size and Fmax (16 ports, 2 flow tables, Yosys 0.23 `synth_ecp5`,
-//! nextpnr-ecp5 0.11 out of context on an LFE5U-85F, seed 1, speed 8;
-//! routed Dec 6 with the buffer manager of 62.3 MHz and max(36, 34 + d)
-//! cycle arrivals): 55.8 MHz (52.2 in the build before, 55.5 in the Dec 4
-//! build: the buffer manager placed anew each time), the critical path
-//! inside the buffer manager's decision (`s1_in_address` ->
-//! `pool_egress_bytes`); 25,377 LUT4, 22,360 FF, 36 DP16KD, 24
-//! MULT18X18D, 3,099 CCU2C, 1,688 TRELLIS_DPR16X4; 45.3 MHz at speed 6.
-//! At 128 ports, routed Dec 6, midday, with the flowlet table built
-//! shallow: 62.4 MHz (57.0 with the deep one), again the buffer manager's
-//! decision (`s1_in_address` -> `s2_trimmed_dscp`); the flowlet table's
-//! slowest registers, two least-occupied levels in a cycle, at 12.2 ns;
-//! 26,221 LUT4, 16,716 FF, 188 DP16KD, 24 MULT18X18D, 3,072 CCU2C, 1,024
-//! TRELLIS_DPR16X4; 46.8 MHz at speed 6. (The 16-port figures above are
-//! the deep flowlet table's build.) An arrival takes 29 cycles or more,
-//! so at 62.4 MHz about 2.15 M arrivals/s (1.55 M with 36 cycles at 55.8
-//! MHz, 1.37 M with 38 + d cycles at 52.2 MHz). The
+//! Size and Fmax (2 flow tables, Yosys 0.23 `synth_ecp5`, nextpnr-ecp5
+//! 0.11 out of context on an LFE5U-85F, seed 1, speed 8; routed Dec 6,
+//! afternoon, with streamed events and the flowlet table built shallow):
+//! 16 ports 56.0 MHz, the critical path in the buffer manager's dynamic
+//! egress limit (`lookahead.c2_size` -> `lookahead.d_limit`); 25,709
+//! LUT4, 21,333 FF, 36 DP16KD, 24 MULT18X18D, 3,087 CCU2C, 1,688
+//! TRELLIS_DPR16X4. 128 ports 62.1 MHz (48.1 at speed 6), the buffer
+//! manager's decision (`s1_in_address` -> `s2_trimmed_dscp`); 25,096
+//! LUT4, 17,008 FF, 188 DP16KD, 24 MULT18X18D, 3,088 CCU2C, 1,024
+//! TRELLIS_DPR16X4. The flowlet table's slowest registers (two
+//! least-occupied levels in a cycle) are at 12.1-12.6 ns, the sequencer's
+//! at 8 ns. An arrival takes 29 cycles or more and a streamed event one,
+//! so at 62.1 MHz about 2.1 M arrivals/s; the default scenario's trace
+//! (a third arrivals) needs about 13.2 M cycles for 1.17 M events, about
+//! 5.5 M events/s at that clock (4.3 M one event at a time). The
 //! model's 128 flow tables do not fit this
 //! device beside the rest: their 64 Ki slots of 57 bits need at least 204
 //! of its 208 DP16KD.

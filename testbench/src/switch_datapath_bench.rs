@@ -6,9 +6,10 @@
 //! the flowlet table's sweep is over, then each event as soon as the
 //! datapath can take it: a streamed event (`tx_start`, `depart`,
 //! `pfc_rx`) in the cycle after the one before, an arrival's successor
-//! in the cycle of the arrival's result (see `hdl::switch_datapath`); an
-//! arrival right after streamed events waits inside for them
-//! ([`arrival_start_delay`]). A new equal-cost set's writes come just
+//! in its tail, [`ARRIVAL_TAIL_CYCLES`] before the arrival's result (see
+//! `hdl::switch_datapath`; a `tx_start` taken there is held inside until
+//! that result); an arrival right after streamed events waits inside for
+//! them ([`arrival_start_delay`]). A new equal-cost set's writes come just
 //! before the first arrival that names it. Every cycle is compared on
 //! `ev_ready` and `result_valid`, and the result's fields on its cycle.
 //! The pause re-sends are not compared: their timing is the one answer
@@ -18,7 +19,9 @@
 use crate::buffer_manager_bench::{drop_code, pause_expiry};
 use crate::cosim::Trace;
 use hdl::switch_datapath::port_refresh::RING;
-use hdl::switch_datapath::{arrival_cycles, arrival_start_delay, walk_cycles, ConfigBlock, EventKind, SwitchDatapath, STREAMED_EVENT_CYCLES};
+use hdl::switch_datapath::{
+    arrival_cycles, arrival_start_delay, walk_cycles, ConfigBlock, EventKind, SwitchDatapath, ARRIVAL_TAIL_CYCLES, STREAMED_EVENT_CYCLES,
+};
 use reference::buffer_manager::ChargedTo;
 use reference::lfsr::ecn_seed;
 use reference::register_map::{
@@ -45,6 +48,14 @@ pub enum DatapathBuild {
     /// Starts an arrival while streamed events are in flight
     /// (`SwitchDatapath::without_stream_drain`).
     WithoutStreamDrain,
+    /// Marks an arrival's egress port for the refresh with its answer, too
+    /// late for an arrival taken in its tail
+    /// (`SwitchDatapath::without_early_mark`).
+    WithoutEarlyMark,
+    /// Decides a `tx_start` taken in an arrival's tail at once, before the
+    /// arrival's update of the average
+    /// (`SwitchDatapath::without_tx_start_hold`).
+    WithoutTxStartHold,
 }
 
 /// 8 ports, 256 sets, 2 flow tables: small enough for rust_hdl, and the
@@ -66,6 +77,8 @@ crate::harness! {
                 DatapathBuild::Correct => SwitchDatapath::new(self.ports),
                 DatapathBuild::WithoutPortRefresh => SwitchDatapath::without_port_refresh(self.ports),
                 DatapathBuild::WithoutStreamDrain => SwitchDatapath::without_stream_drain(self.ports),
+                DatapathBuild::WithoutEarlyMark => SwitchDatapath::without_early_mark(self.ports),
+                DatapathBuild::WithoutTxStartHold => SwitchDatapath::without_tx_start_hold(self.ports),
             };
             block.expect("a valid datapath build")
         }
@@ -145,6 +158,10 @@ pub struct Coverage {
     pub ring_walks: usize,
     /// Full walks because more ports changed than the ring holds.
     pub overflow_walks: usize,
+    /// Events taken in an arrival's tail, before its result; `tx_start`s
+    /// among them, held until that result.
+    pub taken_in_tail: usize,
+    pub tx_starts_held: usize,
 }
 
 /// Coverage of several schedules: counts add up; `sets`, the sets
@@ -166,6 +183,8 @@ impl std::ops::AddAssign<&Coverage> for Coverage {
         self.full_walks += other.full_walks;
         self.ring_walks += other.ring_walks;
         self.overflow_walks += other.overflow_walks;
+        self.taken_in_tail += other.taken_in_tail;
+        self.tx_starts_held += other.tx_starts_held;
     }
 }
 
@@ -293,11 +312,27 @@ struct Schedule {
     /// the one that must not: its trace keeps its timing, so that what
     /// tells it apart is a wrong answer).
     arrivals_wait: bool,
+    /// The cycle of the last arrival's result: the next event may be
+    /// taken in the `ARRIVAL_TAIL_CYCLES` before it.
+    arrival_result: Option<usize>,
+    /// A `tx_start` taken in an arrival's tail waits for the arrival's
+    /// average update (all builds but the one that must not).
+    tx_starts_wait: bool,
+    /// Events taken in an arrival's tail, and `tx_start`s held there.
+    taken_in_tail: usize,
+    tx_starts_held: usize,
 }
 
 impl Schedule {
     fn next_cycle(&self) -> usize {
         self.inputs.len()
+    }
+
+    /// Counts an event taken now if it is in an arrival's tail.
+    fn note_tail(&mut self) {
+        if self.arrival_result.is_some_and(|result| self.next_cycle() <= result) {
+            self.taken_in_tail += 1;
+        }
     }
 
     /// Lays out the next cycle: `inputs`, and the result due in it or
@@ -315,8 +350,10 @@ impl Schedule {
     }
 
     /// An arrival taken now whose steps take `cycles`: busy until its
-    /// result, later by the streamed events it waits for.
+    /// tail (the last [`ARRIVAL_TAIL_CYCLES`] before its result), later by
+    /// the streamed events it waits for.
     fn arrival(&mut self, inputs: Vec<u64>, cycles: usize, e: Vec<Option<u64>>, now: u64) {
+        self.note_tail();
         let taken = self.next_cycle();
         let wait = match self.last_streamed {
             Some(c) if self.arrivals_wait => arrival_start_delay(taken - c),
@@ -324,19 +361,38 @@ impl Schedule {
         };
         let result = taken + cycles + wait - 1;
         self.expect_result(result, e);
+        self.arrival_result = Some(result);
         self.push(inputs, false);
-        while self.next_cycle() < result {
+        while self.next_cycle() < result - ARRIVAL_TAIL_CYCLES {
             self.push(idle_cycle(now), false);
         }
         self.push(idle_cycle(now), true);
     }
 
-    /// A streamed event taken now: the next event can follow at once.
-    fn streamed(&mut self, inputs: Vec<u64>, e: Vec<Option<u64>>) {
+    /// A streamed event taken now: the next event can follow at once. A
+    /// `tx_start` taken in an arrival's tail is held until the arrival's
+    /// result, and goes on from there as if taken then.
+    fn streamed(&mut self, inputs: Vec<u64>, e: Vec<Option<u64>>, tx_start: bool, now: u64) {
+        self.note_tail();
         let taken = self.next_cycle();
-        self.expect_result(taken + STREAMED_EVENT_CYCLES - 1, e);
-        self.last_streamed = Some(taken);
-        self.push(inputs, true);
+        let held_until = match self.arrival_result {
+            Some(result) if tx_start && self.tx_starts_wait && taken < result => Some(result),
+            _ => None,
+        };
+        let starts = held_until.unwrap_or(taken);
+        self.tx_starts_held += held_until.is_some() as usize;
+        self.expect_result(starts + STREAMED_EVENT_CYCLES - 1, e);
+        self.last_streamed = Some(starts);
+        match held_until {
+            None => self.push(inputs, true),
+            Some(result) => {
+                self.push(inputs, false);
+                while self.next_cycle() < result {
+                    self.push(idle_cycle(now), false);
+                }
+                self.push(idle_cycle(now), true);
+            }
+        }
     }
 
     /// Idle cycles until every result due has come.
@@ -379,7 +435,18 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         self.fit(&mut switch);
         let mut coverage = Coverage::default();
         let arrivals_wait = self.build != DatapathBuild::WithoutStreamDrain;
-        let mut schedule = Schedule { inputs: Vec::new(), expected: Vec::new(), due: BTreeMap::new(), last_streamed: None, arrivals_wait };
+        let tx_starts_wait = self.build != DatapathBuild::WithoutTxStartHold;
+        let mut schedule = Schedule {
+            inputs: Vec::new(),
+            expected: Vec::new(),
+            due: BTreeMap::new(),
+            last_streamed: None,
+            arrivals_wait,
+            arrival_result: None,
+            tx_starts_wait,
+            taken_in_tail: 0,
+            tx_starts_held: 0,
+        };
         for (block, w) in register_image(&switch, identity)? {
             schedule.inputs.push(write_cycle(block, w, 0));
             schedule.expected.push(vec![None; outputs::COUNT]);
@@ -499,15 +566,18 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                 }
             };
             // A sample shows the state after the cycle's clock edge: an
-            // arrival busy from the cycle it is taken, idle again (and the
-            // result there) `cycles` edges later; a streamed event never
-            // busy, its result `STREAMED_EVENT_CYCLES` edges later.
+            // arrival busy from the cycle it is taken, idle again in its
+            // tail, its result `cycles` edges later; a streamed event never
+            // busy (a `tx_start` in an arrival's tail until that result),
+            // its result `STREAMED_EVENT_CYCLES` edges after it goes on.
             now = t;
             match arrival {
                 Some(cycles) => schedule.arrival(v, cycles, e, now),
-                None => schedule.streamed(v, e),
+                None => schedule.streamed(v, e, matches!(event, Event::TxStart { .. }), now),
             }
         }
+        coverage.taken_in_tail = schedule.taken_in_tail;
+        coverage.tx_starts_held = schedule.tx_starts_held;
         Ok((schedule.finish(now), coverage))
     }
 }

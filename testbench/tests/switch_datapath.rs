@@ -112,6 +112,29 @@ fn streamed_events_go_one_per_clock_and_an_arrival_waits_for_them() {
     println!("caught: {m}");
 }
 
+/// The next event goes in an arrival's tail, four cycles before its
+/// result: an arrival, which refreshes the port the last one was sent
+/// to, or a `tx_start`, held until the last arrival's average update.
+/// A build that marks that port only with the answer selects on its old
+/// occupancy; a build that decides such a `tx_start` at once (its trace
+/// keeps that build's own timing) decides on the old average.
+#[test]
+fn the_next_event_goes_in_an_arrivals_tail() {
+    let c = case(3, 400, false);
+    let (trace, coverage) = trace_of(&c);
+    println!("{} cycles, {coverage:?}", trace.cycles());
+    assert!(coverage.taken_in_tail * 2 >= coverage.arrivals, "events taken in an arrival's tail: {coverage:?}");
+    assert!(coverage.tx_starts_held >= 20, "tx_starts held in an arrival's tail: {coverage:?}");
+    check(&SmallDatapath::new(PORTS as usize), &trace, "switch_datapath_tail").unwrap_or_else(|m| panic!("{m}"));
+    let late_mark = SmallDatapath { ports: PORTS as usize, build: DatapathBuild::WithoutEarlyMark };
+    let m = first_mismatch(&late_mark, &trace).expect("an arrival in the tail must see the last arrival's port");
+    println!("caught without the early mark: {m}");
+    let no_hold = SmallDatapath { ports: PORTS as usize, build: DatapathBuild::WithoutTxStartHold };
+    let (fault_trace, _) = no_hold.trace(workloads::switch(&c), IDENTITY, &workloads::events(&c)).unwrap_or_else(|e| panic!("{e}"));
+    let m = first_mismatch(&no_hold, &fault_trace).expect("a tx_start decided before the arrival's update must go wrong");
+    println!("caught without the hold: {m}");
+}
+
 /// The vendor's worked PFC example through the whole datapath: 4,000 B
 /// TC0 packets from port 1 to port 2 with nothing draining pause at the
 /// 176th, go to headroom from the 177th to the 240th and drop at the

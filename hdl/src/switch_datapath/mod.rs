@@ -1,9 +1,10 @@
 //! The switch datapath: the four blocks joined as the reference's
 //! `reference::switch::Switch` joins its models, bit-exact with it:
-//! `tx_start`, `depart` and `pfc_rx` one per clock, an arrival alone.
+//! `tx_start`, `depart` and `pfc_rx` one per clock, an arrival alone up
+//! to its command to the buffer manager, the next event in its tail.
 //!
 //! ```text
-//!            ┌──── sequencer (streamed events one per clock; arrivals alone) ────┐
+//!            ┌─ sequencer (streamed events one per clock; arrivals alone to the tail) ─┐
 //!  arrive ─► ecmp_hash ─► flow hash ─┐                                   │
 //!        └─► buffer_manager probe ─► class, ingress refused? ─┐          │
 //!            refresh: buffer_manager query (egress bytes, paused classes
@@ -31,8 +32,10 @@
 //!   kept here, for the hash's `dpr` fallback. Writes are meant for idle
 //!   cycles (`ev_ready` high), as the replay gives them.
 //! * event (taken in a cycle with `ev_valid` and `ev_ready`; `ev_ready`
-//!   stays high after a `tx_start`, `depart` or `pfc_rx` and falls after
-//!   an arrival until its result): `ev_kind` ([`EventKind`]), `now_ns`
+//!   stays high after a `tx_start`, `depart` or `pfc_rx`, falls after an
+//!   arrival until its tail, [`ARRIVAL_TAIL_CYCLES`] before its result,
+//!   and after a `tx_start` taken in that tail until the arrival's
+//!   result): `ev_kind` ([`EventKind`]), `now_ns`
 //!   (32 bits, ns, read in the cycle the event is taken), `ev_port` (an arrival's ingress port; a PFC
 //!   frame's port; a packet's ingress port on `tx_start` and `depart`),
 //!   `ev_dscp`, `ev_ect`, `ev_bytes` (an arrival's bytes without the
@@ -52,7 +55,8 @@
 //!   `resend_port`, `resend_pool`, `resend_classes`, `resend_due_ns`
 //!
 //! Latency, from the cycle the event is taken to `result_valid`
-//! ([`arrival_cycles`], [`STREAMED_EVENT_CYCLES`], [`arrival_start_delay`]):
+//! ([`arrival_cycles`], [`STREAMED_EVENT_CYCLES`], [`arrival_start_delay`],
+//! [`ARRIVAL_TAIL_CYCLES`]):
 //! `tx_start`, `depart` and `pfc_rx` 7 cycles, one per clock back to back
 //! (throughput 1 per cycle); an arrival max(29, 27 + d) cycles, d the ports changed since the last
 //! arrival's refresh (an admission or release on them, a PFC frame
@@ -67,10 +71,15 @@
 //! Of an arrival's cycles the member selection takes the most: the
 //! flowlet table is built shallow here ([`FLOWLET_WIRED`]), two of its
 //! reduction stages in each cycle of this slower clock, 17 cycles instead
-//! of its own 24. The next event can be taken in the cycle of an
-//! arrival's result. See [`sequencer`] for why arrivals are not
-//! overlapped and wait for streamed events, [`port_refresh`] for why the
-//! refresh is exact. A configuration write (meant for a cycle with
+//! of its own 24. The next event can be taken in an arrival's tail, from
+//! 4 cycles before its result (the arrival's command is then on its way
+//! through the buffer manager): an arrival takes the datapath for 25
+//! cycles or more, 8 or more when refused. A `tx_start` taken there waits
+//! inside until the arrival's result (the ECN marker must see the
+//! arrival's update of the average first) and answers 6 cycles after it.
+//! See [`sequencer`] for why arrivals overlap no more and wait for
+//! streamed events, and why the tail is exact, [`port_refresh`] for why
+//! the refresh is exact. A configuration write (meant for a cycle with
 //! `ev_ready` high) reaches the events taken in its cycle and later, never
 //! one taken before: a streamed event's command goes to its block the
 //! cycle after it is taken, and a block's event sees the writes of
@@ -192,6 +201,15 @@ pub const fn longest_arrival_cycles(port_bits: usize) -> usize {
 /// registered. Streamed events can be taken back to back, one per clock.
 pub const STREAMED_EVENT_CYCLES: usize = 1 + sequencer::STREAM_STAGES;
 
+/// The last cycles of an arrival (from its command to the buffer manager
+/// to its result) in which the datapath takes the next event: it is ready
+/// again `arrival_cycles - ARRIVAL_TAIL_CYCLES` cycles after taking the
+/// arrival. A `tx_start` taken then is held inside until the arrival's
+/// update of the queue's average has gone to the ECN marker: the datapath
+/// is busy until the arrival's result, and the `tx_start` answers
+/// [`STREAMED_EVENT_CYCLES`] - 1 cycles after it.
+pub const ARRIVAL_TAIL_CYCLES: usize = sequencer::ARRIVAL_TAIL;
+
 /// Cycles an arrival waits for streamed events still in flight before its
 /// steps ([`arrival_cycles`]) begin, when the last streamed event was
 /// taken `cycles_since` cycles before it (at least 1): their results must
@@ -289,6 +307,16 @@ pub struct SwitchDatapath<const A: usize, const P: usize, const S: usize, const 
     egress_held: DFF<Bits<8>>,
     has_slot_held: DFF<Bit>,
     slot_held: DFF<Bits<16>>,
+    /// The arrival's time (ns), kept from its select for its commit: the
+    /// next event may be taken in the arrival's tail.
+    select_now_held: DFF<Bits<32>>,
+    /// The arrival passed the ingress (its egress port was chosen), kept
+    /// from its command to its result.
+    has_egress_held: DFF<Bit>,
+    /// Set: an arrival marks its egress port for the refresh with its
+    /// command, before an arrival taken in its tail walks the ring. Clear
+    /// (a fault-injection build): with its answer, too late for that.
+    mark_with_command: Constant<Bit>,
     /// A streamed event's port to refresh (a release's egress port, a
     /// received pause's port) and its time (ns), carried to its answer
     /// beside the sequencer's pipe (stage k: k cycles after its command).
@@ -355,6 +383,23 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
     /// ([`Sequencer::without_drain`]).
     pub fn without_stream_drain(ports: usize) -> Result<Self, BuildError> {
         Self::build(ports, Sequencer::without_drain())
+    }
+
+    /// A deliberately wrong build for the fault-injection tests: an
+    /// arrival marks its egress port for the refresh with its answer, so
+    /// an arrival taken in its tail misses it and selects on that port's
+    /// occupancy before the admission.
+    pub fn without_early_mark(ports: usize) -> Result<Self, BuildError> {
+        let mut datapath = Self::build(ports, Sequencer::default())?;
+        datapath.mark_with_command = Constant::new(false);
+        Ok(datapath)
+    }
+
+    /// A deliberately wrong build for the fault-injection tests: a
+    /// `tx_start` taken in an arrival's tail is decided before the
+    /// arrival's update of the average ([`Sequencer::without_tx_start_hold`]).
+    pub fn without_tx_start_hold(ports: usize) -> Result<Self, BuildError> {
+        Self::build(ports, Sequencer::without_tx_start_hold())
     }
 
     fn build(ports: usize, sequencer: Sequencer<P>) -> Result<Self, BuildError> {
@@ -445,6 +490,9 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             egress_held: Default::default(),
             has_slot_held: Default::default(),
             slot_held: Default::default(),
+            select_now_held: Default::default(),
+            has_egress_held: Default::default(),
+            mark_with_command: Constant::new(true),
             stream_port: Default::default(),
             stream_now: Default::default(),
             resume_late: Default::default(),
@@ -489,7 +537,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
     fn update(&mut self) {
         dff_setup!(self, clock, kind_held, now_held, port_held, dscp_held, ect_held, bytes_held, proto_held, src_held, dst_held,
             sport_held, dport_held, set_held, tag_egress_held, tag_pool_held, tag_lossless_held, classes_held, quanta_held,
-            flow_hash_held, class_tc_held, member_held, egress_held, has_slot_held, slot_held, resume_late, until_late,
+            flow_hash_held, class_tc_held, member_held, egress_held, has_slot_held, slot_held, select_now_held, has_egress_held, resume_late, until_late,
             expiry_answer_due, result_ready, kind_result, admitted_held, drop_held, headroom_held, tc_held, pool_held, lossless_held, charged_held,
             pause_held, trimmed_held, trimmed_dscp_held, marked_held, resume_held, until_held);
         // Clocks and resets.
@@ -539,7 +587,6 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         self.sequencer.ingress_refused.next =
             (self.buffer.drop_reason.val() == self.drop_headroom_full.val()) | (self.buffer.drop_reason.val() == self.drop_pool_full.val());
         self.sequencer.select_answered.next = self.flowlet.result_valid.val();
-        self.sequencer.buffer_answered.next = self.buffer.result_valid.val();
         self.sequencer.dirty_count.next = self.port_refresh.dirty_count.val();
         self.sequencer.dirty_head.next = self.port_refresh.dirty_head.val();
         self.sequencer.full_walk_due.next = self.port_refresh.full_walk_due.val();
@@ -562,11 +609,16 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         self.resume_late.d.next = self.buffer.resume_request.val();
         self.until_late.d.next = self.buffer.paused_until_ns.val();
         // The ports to refresh: marked when an event changes them (an
-        // admission or a release on the port, a PFC frame received on it).
-        self.port_refresh.mark_valid.next = (self.sequencer.finish.val() & !self.sequencer.refused.val())
+        // arrival's egress port with its command, whatever the buffer
+        // manager answers; a release's port, a received PFC frame's, with
+        // the answer). A query comes after the command, so it sees it.
+        self.port_refresh.mark_valid.next = (self.sequencer.issue_arrival.val() & !self.sequencer.refused.val() & self.mark_with_command.val())
+            | (self.sequencer.finish.val() & self.has_egress_held.q.val() & !self.mark_with_command.val())
             | (self.sequencer.streamed_finish.val() & (self.sequencer.streamed_kind.val() != self.kind_tx_start.val()));
         if self.sequencer.streamed_finish.val() {
             self.port_refresh.mark_port.next = self.stream_port[5].q.val();
+        } else if self.mark_with_command.val() {
+            self.port_refresh.mark_port.next = self.flowlet.egress_port.val();
         } else {
             self.port_refresh.mark_port.next = self.egress_held.q.val();
         }
@@ -667,19 +719,25 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             self.egress_held.d.next = self.flowlet.egress_port.val();
             self.has_slot_held.d.next = self.flowlet.has_slot.val();
             self.slot_held.d.next = self.flowlet.slot.val();
+            self.select_now_held.d.next = self.now_held.q.val();
         }
-        // An admitted arrival: the slot, and the queue's average.
+        if self.sequencer.issue_arrival.val() {
+            self.has_egress_held.d.next = !self.sequencer.refused.val();
+        }
+        // An admitted arrival: the slot, and the queue's average (with the
+        // arrival's own egress port and pool, whatever was taken since).
         self.flowlet.commit_valid.next = self.sequencer.finish.val() & self.buffer.admitted.val() & self.has_slot_held.q.val();
         self.flowlet.commit_slot.next = self.slot_held.q.val();
         self.flowlet.commit_member.next = self.member_held.q.val();
-        self.flowlet.commit_ns.next = bit_cast::<50, 32>(self.now_held.q.val());
+        self.flowlet.commit_ns.next = bit_cast::<50, 32>(self.select_now_held.q.val());
         self.ecn.op_update.next = self.sequencer.finish.val() & self.buffer.admitted.val();
         self.ecn.op_decide.next = self.sequencer.issue_decide.val();
-        self.ecn.queue_port.next = self.tag_egress_held.q.val();
-        self.ecn.queue_pool.next = self.tag_pool_held.q.val();
-        if self.kind_held.q.val() == self.kind_arrive.val() {
+        if self.sequencer.finish.val() {
             self.ecn.queue_port.next = self.egress_held.q.val();
             self.ecn.queue_pool.next = self.buffer.result_pool.val();
+        } else {
+            self.ecn.queue_port.next = self.tag_egress_held.q.val();
+            self.ecn.queue_pool.next = self.tag_pool_held.q.val();
         }
         self.ecn.queue_bytes.next = self.buffer.queue_bytes.val();
         self.ecn.ect.next = self.ect_held.q.val();
@@ -716,7 +774,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         self.pool.next = self.pool_held.q.val();
         self.lossless.next = self.lossless_held.q.val();
         self.charged_bytes.next = self.charged_held.q.val();
-        self.has_egress.next = !self.sequencer.refused.val();
+        self.has_egress.next = self.has_egress_held.q.val();
         self.egress_port.next = self.egress_held.q.val();
         self.flow_hash.next = self.flow_hash_held.q.val();
         self.pause_sent.next = self.pause_held.q.val();

@@ -1,18 +1,19 @@
 //! The switch datapath's sequencer: takes the events and steps each
 //! through the blocks in the reference's order, one command per cycle.
 //! `tx_start`, `depart` and `pfc_rx` stream, one per clock; an arrival
-//! takes the datapath alone.
+//! takes the datapath alone until its command goes to the buffer manager,
+//! and the next event is taken in its tail.
 //!
 //! Parameters: `P`, port bits (the port-state refresh walks 2^P ports).
 //!
 //! Ports (all on `clock`):
 //! * control: `reset` (back to idle; the blocks drop what is in flight)
 //! * event handshake: `ev_valid`, `ev_kind` ([`EventKind`]), `ev_ready`
-//!   (out: no arrival in progress, and the flowlet table's sweep is
-//!   over), `flowlet_ready`
+//!   (out: no arrival before its command, no `tx_start` held, and the
+//!   flowlet table's sweep is over), `flowlet_ready`
 //! * answers of the blocks: `hash_answered`, `probe_answered` with
 //!   `ingress_refused` (the probe's drop is an ingress drop),
-//!   `select_answered`, `buffer_answered`
+//!   `select_answered`
 //! * ports to refresh ([`super::port_refresh`]): `dirty_count`,
 //!   `dirty_head`, `full_walk_due`
 //! * commands, each a one-cycle strobe: `accept` (latch the event),
@@ -56,11 +57,29 @@
 //!    ─► WalkAll when a full walk is due: query port 0 .. 2^P - 1
 //!    ─► Wait: until the last answer is written (B + 1 after its query),
 //!       the hash is in (its own cycle will do) and the probe is latched
-//!    ─► refused: arrival ─► WaitBuffer ─► finish       max(1 + H, W + B + 1) + B + 1
+//!    ─► refused: arrival ─► Idle, tail ─► finish       max(1 + H, W + B + 1) + B + 1
 //!    ─► passed:  select ─► WaitSelect (F) ─► arrival, with the flowlet
-//!       table's egress port as it answers ─► WaitBuffer ─► finish
+//!       table's egress port as it answers ─► Idle, tail ─► finish
 //!                                                      max(1 + H, W + B + 1) + F + B + 1
 //! ```
+//!
+//! The tail: the arrival's command goes to the buffer manager, which
+//! answers B cycles later (`finish`, carried by `tail_valid`, the arrival's
+//! result the cycle after); the sequencer is idle from the cycle after the
+//! command and takes the next event. Three things make that exact:
+//! * the arrival marks its egress port for the refresh with its command
+//!   (the datapath does), so an arrival taken in the tail queries it, after
+//!   the command: the buffer manager answers a query with every event of
+//!   earlier cycles;
+//! * an ingress probe's answer is never taken in a `finish` cycle: the
+//!   buffer manager's answer then is the arrival's;
+//! * a `tx_start` taken while the arrival's update of the queue's average
+//!   is still to come (`update_ahead`) waits in `HoldTxStart` and goes the
+//!   cycle after `finish`, so the ECN marker decides on the updated
+//!   average (a build without the hold,
+//!   [`Sequencer::without_tx_start_hold`], fails the co-simulation).
+//!   `depart` and `pfc_rx` go at once: they reach the buffer manager after
+//!   the arrival's command, and the ECN marker not at all.
 //!
 //! The refresh needs neither the hash nor the ingress's answer, so it
 //! starts with the key and the probe. A refused arrival waits for it too:
@@ -78,12 +97,13 @@
 //! ingress probe's. A build that starts at once
 //! ([`Sequencer::without_drain`]) fails the co-simulation.
 //!
-//! Why arrivals do not overlap: the reference selects each packet's member
-//! with the egress occupancy after every earlier packet's admission, and
-//! with its pause state at the packet's own time. The refresh copies both
-//! from the buffer manager for every port that may have changed just
-//! before the select, so the flowlet table's view is exact; pipelining
-//! arrivals would let a select miss admissions still in flight.
+//! Why arrivals overlap no more than the tail: the reference selects each
+//! packet's member with the egress occupancy after every earlier packet's
+//! admission, and with its pause state at the packet's own time. The
+//! refresh copies both from the buffer manager for every port that may
+//! have changed, after the command of the arrival before, so the flowlet
+//! table's view is exact; a select before that command would miss its
+//! admission.
 
 use rust_hdl::prelude::*;
 
@@ -119,6 +139,12 @@ pub const STREAM_STAGES: usize = 1 + crate::ecn_marker::LATENCY;
 const _: () = assert!(STREAM_STAGES == 6);
 const _: () = assert!(crate::ecn_marker::LATENCY == crate::buffer_manager::LATENCY + 1);
 
+/// Cycles from an arrival's command to the buffer manager's answer (its
+/// result the cycle after): the arrival's tail, which overlaps the next
+/// event. The kernel writes the pipe's length and last stage as literals.
+pub const ARRIVAL_TAIL: usize = BUFFER_LATENCY;
+const _: () = assert!(ARRIVAL_TAIL == 4);
+
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum SequencerState {
     Idle,
@@ -127,7 +153,8 @@ pub enum SequencerState {
     WalkAll,
     Wait,
     WaitSelect,
-    WaitBuffer,
+    /// A `tx_start` taken in an arrival's tail waits for its average update.
+    HoldTxStart,
 }
 
 #[derive(LogicBlock)]
@@ -144,7 +171,6 @@ pub struct Sequencer<const P: usize> {
     pub probe_answered: Signal<In, Bit>,
     pub ingress_refused: Signal<In, Bit>,
     pub select_answered: Signal<In, Bit>,
-    pub buffer_answered: Signal<In, Bit>,
     // ports to refresh
     pub dirty_count: Signal<In, Bits<5>>,
     pub dirty_head: Signal<In, Bits<8>>,
@@ -189,6 +215,15 @@ pub struct Sequencer<const P: usize> {
     stream_kind: [DFF<Bits<2>>; STREAM_STAGES],
     /// No streamed event is in flight, and the last one's port marks are in.
     drained: Signal<Local, Bit>,
+    /// The arrival in its tail, by cycles since its command: stage 0 the
+    /// cycle after it, stage 3 the buffer manager's answer (`finish`).
+    tail_valid: [DFF<Bit>; ARRIVAL_TAIL],
+    /// The ECN marker's average update is still to come: a `tx_start`'s
+    /// decision must wait for it.
+    update_ahead: Signal<Local, Bit>,
+    /// Clear: a `tx_start` taken in an arrival's tail is decided at once
+    /// (a fault-injection build).
+    hold_enabled: Constant<Bit>,
     /// Clear: an arrival starts without waiting for the streamed events
     /// (a fault-injection build).
     drain_enabled: Constant<Bit>,
@@ -216,7 +251,6 @@ impl<const P: usize> Default for Sequencer<P> {
             probe_answered: Default::default(),
             ingress_refused: Default::default(),
             select_answered: Default::default(),
-            buffer_answered: Default::default(),
             dirty_count: Default::default(),
             dirty_head: Default::default(),
             full_walk_due: Default::default(),
@@ -250,6 +284,9 @@ impl<const P: usize> Default for Sequencer<P> {
             stream_valid: Default::default(),
             stream_kind: Default::default(),
             drained: Default::default(),
+            tail_valid: Default::default(),
+            update_ahead: Default::default(),
+            hold_enabled: Constant::new(true),
             drain_enabled: Constant::new(true),
             last_port: Constant::new(Bits::<8>::from((ports - 1) as LiteralType)),
             refresh_enabled: Constant::new(true),
@@ -277,6 +314,15 @@ impl<const P: usize> Sequencer<P> {
     pub fn without_drain() -> Self {
         let mut sequencer = Self::default();
         sequencer.drain_enabled = Constant::new(false);
+        sequencer
+    }
+
+    /// Wrong on purpose, for the fault-injection test: a `tx_start` taken
+    /// in an arrival's tail is decided at once, before the arrival's
+    /// admission reaches the queue's average.
+    pub fn without_tx_start_hold() -> Self {
+        let mut sequencer = Self::default();
+        sequencer.hold_enabled = Constant::new(false);
         sequencer
     }
 }
@@ -309,6 +355,16 @@ impl<const P: usize> Logic for Sequencer<P> {
         self.drained.next = !(self.stream_valid[0].q.val() | self.stream_valid[1].q.val() | self.stream_valid[2].q.val()
             | self.stream_valid[3].q.val() | self.stream_valid[4].q.val() | self.stream_valid[5].q.val())
             | !self.drain_enabled.val();
+        // The arrival's tail: its command in flight to the buffer manager.
+        for k in 0..4 {
+            self.tail_valid[k].clock.next = self.clock.val();
+        }
+        for k in 1..4 {
+            self.tail_valid[k].d.next = self.tail_valid[k - 1].q.val();
+        }
+        self.update_ahead.next = (self.tail_valid[0].q.val() | self.tail_valid[1].q.val() | self.tail_valid[2].q.val())
+            & self.hold_enabled.val();
+        self.finish.next = self.tail_valid[3].q.val();
         self.issue_decide.next = self.stream_valid[0].q.val() & (self.stream_kind[0].q.val() == self.kind_tx_start.val());
         self.issue_release.next = self.stream_valid[0].q.val() & (self.stream_kind[0].q.val() == self.kind_depart.val());
         self.issue_pfc.next = self.stream_valid[0].q.val() & (self.stream_kind[0].q.val() == self.kind_pfc_rx.val());
@@ -328,13 +384,14 @@ impl<const P: usize> Logic for Sequencer<P> {
         self.latch_select.next = false;
         self.issue_arrival.next = false;
         self.refused.next = self.refused_flag.q.val();
-        self.finish.next = false;
         match self.state.q.val() {
             SequencerState::Idle => {
                 if self.ev_valid.val() & self.ev_ready.val() {
                     self.accept.next = true;
                     if self.ev_kind.val() == self.kind_arrive.val() {
                         self.state.d.next = SequencerState::Start;
+                    } else if (self.ev_kind.val() == self.kind_tx_start.val()) & self.update_ahead.val() {
+                        self.state.d.next = SequencerState::HoldTxStart;
                     } else {
                         self.stream_valid[0].d.next = true;
                     }
@@ -368,7 +425,7 @@ impl<const P: usize> Logic for Sequencer<P> {
                 if self.refresh_written.val() & (self.hash_done.q.val() | self.hash_answered.val()) & !self.probe_pending.q.val() {
                     if self.refused_flag.q.val() {
                         self.issue_arrival.next = true;
-                        self.state.d.next = SequencerState::WaitBuffer;
+                        self.state.d.next = SequencerState::Idle;
                     } else {
                         self.issue_select.next = true;
                         self.state.d.next = SequencerState::WaitSelect;
@@ -381,12 +438,14 @@ impl<const P: usize> Logic for Sequencer<P> {
                 if self.select_answered.val() {
                     self.latch_select.next = true;
                     self.issue_arrival.next = true;
-                    self.state.d.next = SequencerState::WaitBuffer;
+                    self.state.d.next = SequencerState::Idle;
                 }
             }
-            SequencerState::WaitBuffer => {
-                if self.buffer_answered.val() {
-                    self.finish.next = true;
+            SequencerState::HoldTxStart => {
+                // Its decision goes the cycle after the arrival's update.
+                if !self.update_ahead.val() {
+                    self.stream_valid[0].d.next = true;
+                    self.stream_kind[0].d.next = self.kind_tx_start.val();
                     self.state.d.next = SequencerState::Idle;
                 }
             }
@@ -408,20 +467,25 @@ impl<const P: usize> Logic for Sequencer<P> {
         if self.hash_answered.val() {
             self.hash_done.d.next = true;
         }
-        // The probe answers while the refresh walks (the buffer manager's
-        // only event in flight then).
-        if self.probe_answered.val() & self.probe_pending.q.val() {
+        // The probe answers while the refresh walks. The buffer manager's
+        // only other answer then is the last arrival's, in its `finish`
+        // cycle (streamed events are out before an arrival starts).
+        if self.probe_answered.val() & self.probe_pending.q.val() & !self.tail_valid[3].q.val() {
             self.latch_probe.next = true;
             self.refused_flag.d.next = self.ingress_refused.val();
             self.probe_pending.d.next = false;
         }
         self.query_pipe_valid[0].d.next = self.query_valid.val();
+        self.tail_valid[0].d.next = self.issue_arrival.val();
         self.query_pipe_port[0].d.next = self.query_port.val();
         if self.reset.val() {
             self.state.d.next = SequencerState::Idle;
             self.probe_pending.d.next = false;
             for k in 0..6 {
                 self.stream_valid[k].d.next = false;
+            }
+            for k in 0..4 {
+                self.tail_valid[k].d.next = false;
             }
         }
     }

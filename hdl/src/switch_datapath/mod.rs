@@ -83,7 +83,11 @@
 //! `ev_ready` high) reaches the events taken in its cycle and later, never
 //! one taken before: a streamed event's command goes to its block the
 //! cycle after it is taken, and a block's event sees the writes of
-//! earlier cycles, not of its own.
+//! earlier cycles, not of its own. One exception: an arrival's update of
+//! the ECN marker's average goes with its answer, at the end of its tail,
+//! so an ECN marker write given in the tail (`ev_ready` is high there)
+//! reaches that update; write the ECN marker outside an arrival's tail
+//! (the replay writes only the set tables between events).
 //!
 //! Pause re-sends come from the buffer manager's sweep as time passes
 //! (its `now_ns` is the last event's time): they are the one answer whose
@@ -92,19 +96,24 @@
 //!
 //! Size and Fmax (2 flow tables, Yosys 0.23 `synth_ecp5`, nextpnr-ecp5
 //! 0.11 out of context on an LFE5U-85F, seed 1, speed 8; routed Dec 6,
-//! afternoon, with streamed events and the flowlet table built shallow):
-//! 16 ports 56.0 MHz, the critical path in the buffer manager's dynamic
-//! egress limit (`lookahead.c2_size` -> `lookahead.d_limit`); 25,709
-//! LUT4, 21,333 FF, 36 DP16KD, 24 MULT18X18D, 3,087 CCU2C, 1,688
-//! TRELLIS_DPR16X4. 128 ports 62.1 MHz (48.1 at speed 6), the buffer
-//! manager's decision (`s1_in_address` -> `s2_trimmed_dscp`); 25,096
-//! LUT4, 17,008 FF, 188 DP16KD, 24 MULT18X18D, 3,088 CCU2C, 1,024
-//! TRELLIS_DPR16X4. The flowlet table's slowest registers (two
-//! least-occupied levels in a cycle) are at 12.1-12.6 ns, the sequencer's
-//! at 8 ns. An arrival takes 29 cycles or more and a streamed event one,
-//! so at 62.1 MHz about 2.1 M arrivals/s; the default scenario's trace
-//! (a third arrivals) needs about 13.2 M cycles for 1.17 M events, about
-//! 5.5 M events/s at that clock (4.3 M one event at a time). The
+//! evening, with the next event taken in an arrival's tail and the
+//! flowlet table built shallow): 16 ports 54.9 MHz (56.0 the afternoon's
+//! build without the tail; 43.4 that build at speed 6), the critical path
+//! in the buffer manager's decision (`s1_in_address` ->
+//! `port_query_ram.last_write_data`); 23,825 LUT4, 21,466 FF, 36 DP16KD,
+//! 24 MULT18X18D, 3,071 CCU2C, 1,688 TRELLIS_DPR16X4. 128 ports 61.0 MHz
+//! (62.1 the afternoon's build without the tail; 48.1 that build at
+//! speed 6), the buffer manager's
+//! forwarding into its Xoff flags (`headroom_ram.hits_newer` ->
+//! `xoff_ram.forward_newer_data`); 26,764 LUT4, 17,141 FF, 188 DP16KD, 24
+//! MULT18X18D, 3,088 CCU2C, 1,024 TRELLIS_DPR16X4. The flowlet table's
+//! slowest registers (two least-occupied levels in a cycle) are at
+//! 12.2-13.3 ns, the port refresh's ring at 10.1-10.8, the sequencer's
+//! at 6.9-7.2 ns. An arrival takes the datapath for 25 cycles or more and a
+//! streamed event for one, so at 61.0 MHz about 2.4 M arrivals/s; the
+//! default scenario's trace (a third arrivals) needs about 11.9 M cycles
+//! for 1.17 M events, about 6.0 M events/s at that clock (5.4 M without
+//! the tail, 4.2 M one event at a time). The
 //! model's 128 flow tables do not fit this
 //! device beside the rest: their 64 Ki slots of 57 bits need at least 204
 //! of its 208 DP16KD.

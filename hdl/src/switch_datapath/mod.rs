@@ -102,8 +102,8 @@
 //! in the buffer manager's decision (`s1_in_address` ->
 //! `port_query_ram.last_write_data`); 23,825 LUT4, 21,466 FF, 36 DP16KD,
 //! 24 MULT18X18D, 3,071 CCU2C, 1,688 TRELLIS_DPR16X4. 128 ports 61.0 MHz
-//! (62.1 the afternoon's build without the tail; 48.1 that build at
-//! speed 6), the buffer manager's
+//! (47.5 at speed 6; 62.1 and 48.1 the afternoon's build without the
+//! tail), the buffer manager's
 //! forwarding into its Xoff flags (`headroom_ram.hits_newer` ->
 //! `xoff_ram.forward_newer_data`); 26,764 LUT4, 17,141 FF, 188 DP16KD, 24
 //! MULT18X18D, 3,088 CCU2C, 1,024 TRELLIS_DPR16X4. The flowlet table's

@@ -363,7 +363,13 @@ impl Schedule {
         self.expect_result(result, e);
         self.arrival_result = Some(result);
         self.push(inputs, false);
-        while self.next_cycle() < result - ARRIVAL_TAIL_CYCLES {
+        self.busy_until(result - ARRIVAL_TAIL_CYCLES, now);
+    }
+
+    /// Idle cycles, busy until `ready` (the first cycle whose sample shows
+    /// `ev_ready` again).
+    fn busy_until(&mut self, ready: usize, now: u64) {
+        while self.next_cycle() < ready {
             self.push(idle_cycle(now), false);
         }
         self.push(idle_cycle(now), true);
@@ -387,10 +393,7 @@ impl Schedule {
             None => self.push(inputs, true),
             Some(result) => {
                 self.push(inputs, false);
-                while self.next_cycle() < result {
-                    self.push(idle_cycle(now), false);
-                }
-                self.push(idle_cycle(now), true);
+                self.busy_until(result, now);
             }
         }
     }

@@ -8,13 +8,25 @@
 //! replays its first `SSWITCH_HDL_LINES` lines (default 2,000), as the
 //! whole trace would take it hours. Lines are parsed and answered as by
 //! `sswitch replay` (JSON in, JSON out), without writing them anywhere.
+//!
+//! First it counts the cycles the 128-port datapath takes for the whole
+//! trace when each event is given as soon as it can take it (the
+//! co-simulation's schedule, exact to the cycle, counted without laying
+//! the cycles out), and the events per second that makes at the routed
+//! clock (`SSWITCH_DATAPATH_MHZ`, default 61.0: the README's 128-port
+//! speed-8 route). The replay engines themselves wait for each arrival's
+//! result before the next line.
 
 use reference::config::Document;
-use reference::replay::Replayer;
+use reference::replay::{parse_event, Replayer};
 use reference::sim::{built_in, scenario_config, scenario_ports, SimOptions};
 use reference::switch::{Switch, SwitchIdentity};
 use std::time::Instant;
 use testbench::datapath_replay::{compare_engines, hardware_engine, replay_lines, HardwareEngine};
+use testbench::switch_datapath_bench::SwitchDatapathBench;
+
+/// The 128-port datapath with the model's 128 flow tables.
+type Datapath128 = SwitchDatapathBench<10, 7, 8, 16, 14>;
 
 const IDENTITY: SwitchIdentity = SwitchIdentity { node_id: 1, sim_seed: 1, run: 0 };
 
@@ -43,6 +55,20 @@ fn measure() {
         Switch::new(&config, plan, scenario_ports(&config, &checked), IDENTITY, Default::default()).expect("switch")
     };
     println!("default scenario: {} events, 128 ports, 128 flow tables", lines.len());
+
+    let events: Vec<_> = lines.iter().map(|l| parse_event(l, 128).expect("a valid line")).collect();
+    let started = Instant::now();
+    let (cycles, coverage) = Datapath128::new(128).cycles(switch(), IDENTITY, &events).expect("the datapath takes the trace");
+    let first = Datapath128::first_event_cycle();
+    let mhz: f64 = std::env::var("SSWITCH_DATAPATH_MHZ").ok().and_then(|v| v.parse().ok()).unwrap_or(61.0);
+    let event_cycles = cycles - first;
+    println!(
+        "datapath schedule: {cycles} cycles ({event_cycles} after the sweep's {first}), {:.2} per event, {:.2} M events/s at {mhz} MHz (counted in {:.1} s)",
+        event_cycles as f64 / events.len() as f64,
+        events.len() as f64 * mhz / event_cycles as f64,
+        started.elapsed().as_secs_f64()
+    );
+    println!("  {coverage:?}");
 
     let started = Instant::now();
     let mut reference = Replayer::new(switch());

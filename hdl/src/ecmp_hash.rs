@@ -12,7 +12,9 @@
 //! * configuration: `cfg_write`, `cfg_address` (8 bits), `cfg_data` (32 bits)
 //! * key (one per clock): `key_valid`, `key_proto`, `key_src`, `key_dst`
 //!   (IPv4, 32 bits), `key_sport`, `key_dport` (16 bits), `set_size`
-//!   (members, 1..64; 0 counts as 1)
+//!   (members, 1..64; 0 counts as 1; in the cycle after its key in a build
+//!   made by [`EcmpHash::with_late_set_size`], for a user that reads the
+//!   size from a RAM addressed in the key's cycle)
 //! * early result, [`HASH_LATENCY`] (6) cycles after the key: `early_valid`,
 //!   `early_flow_hash` (16 bits): the flow hash alone, for a user that needs
 //!   no member (the switch datapath: the flowlet table picks the member)
@@ -177,6 +179,17 @@ pub struct EcmpHash {
     code_crc32: Constant<Bits<3>>,
     code_crc32_with_salt: Constant<Bits<3>>,
     code_dpr_with_fallback: Constant<Bits<3>>,
+    /// Set: `set_size` comes a cycle after its key (it is first needed in
+    /// stage 4, by `dprWithFallback`).
+    set_size_late: Constant<Bit>,
+}
+
+impl EcmpHash {
+    /// The block taking each key's `set_size` one cycle after the key;
+    /// answers as the default build's.
+    pub fn with_late_set_size() -> Self {
+        EcmpHash { set_size_late: Constant::new(true), ..Default::default() }
+    }
 }
 
 /// The member the block computes: `hash mod size` via the reciprocal.
@@ -288,6 +301,7 @@ impl Default for EcmpHash {
             code_crc32: constant(CRC32_PLAIN),
             code_crc32_with_salt: constant(CRC32_WITH_SALT),
             code_dpr_with_fallback: constant(DPR_WITH_FALLBACK),
+            set_size_late: Constant::new(false),
         }
     }
 }
@@ -352,7 +366,11 @@ impl Logic for EcmpHash {
         self.s2_crc.d.next = self.crc_matrix.crc_word.val();
         self.s2_fold.d.next = self.fold_word.val();
         self.s2_dpr.d.next = (self.s1_dst_low.q.val() - 1) & 0x1FF;
-        self.s2_size.d.next = self.s1_size.q.val();
+        if self.set_size_late.val() {
+            self.s2_size.d.next = self.set_size.val();
+        } else {
+            self.s2_size.d.next = self.s1_size.q.val();
+        }
         // Stage 3: finalizer round 1 (x = (rotr(x,7) + y) ^ k; y = rotl(y,2) ^ x).
         self.salt_lo.next = bit_cast::<16, 32>(self.salt.q.val());
         self.salt_hi.next = bit_cast::<16, 32>(self.salt.q.val() >> 16);

@@ -15,10 +15,14 @@ pub enum Op {
     Key(FlowKey, u8),
 }
 
-/// The harness; `fault` builds a deliberately wrong reference (tests only).
+/// The harness; `fault` builds a deliberately wrong reference (tests
+/// only); `late_set_size` builds the block that takes each key's set size
+/// a cycle after the key (`EcmpHash::with_late_set_size`, as the switch
+/// datapath does), and gives it so.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EcmpHashBench {
     pub fault: Option<Fault>,
+    pub late_set_size: bool,
 }
 
 /// Wrong reference variants that must make the co-simulation fail.
@@ -40,7 +44,7 @@ const RESULT: &str = "result";
 crate::harness! {
     impl[] Harness for EcmpHashBench {
         uut: EcmpHash, name: "ecmp_hash",
-        build(self) { EcmpHash::default() }
+        build(self) { if self.late_set_size { EcmpHash::with_late_set_size() } else { EcmpHash::default() } }
         inputs {
             reset: 1 => "control",
             cfg_write: 1 => CFG,
@@ -90,6 +94,14 @@ fn inputs_of(op: &Op) -> Vec<u64> {
         }
     }
     v
+}
+
+/// Moves every cycle's `set_size` to the cycle after it.
+fn delay_set_sizes(inputs: &mut [Vec<u64>]) {
+    let mut carried = 0;
+    for v in inputs.iter_mut() {
+        carried = std::mem::replace(&mut v[inputs::set_size], carried);
+    }
 }
 
 /// Positions of the outputs on `channel`, as the harness declares them.
@@ -154,7 +166,11 @@ impl EcmpHashBench {
         }
         // Before the first reset has emptied the pipeline nothing is known.
         blank_until_reset(&mut expected, LATENCY, outputs::COUNT);
-        Trace { inputs: all.iter().map(inputs_of).collect(), expected }
+        let mut inputs: Vec<Vec<u64>> = all.iter().map(inputs_of).collect();
+        if self.late_set_size {
+            delay_set_sizes(&mut inputs);
+        }
+        Trace { inputs, expected }
     }
 }
 

@@ -7,9 +7,10 @@
 //! datapath can take it: a streamed event (`tx_start`, `depart`,
 //! `pfc_rx`) in the cycle after the one before, an arrival's successor
 //! in its tail, [`ARRIVAL_TAIL_CYCLES`] before the arrival's result (see
-//! `hdl::switch_datapath`; a `tx_start` taken there is held inside until
-//! that result); an arrival right after streamed events waits inside for
-//! them ([`arrival_start_delay`]). A new equal-cost set's writes come just
+//! `hdl::switch_datapath`; a `tx_start` taken there for the arrival's
+//! egress port, or in the cycle whose command would meet the arrival's
+//! update, is held inside until that result); an arrival right after a
+//! `pfc_rx` waits inside for it ([`arrival_start_delay`]). A new equal-cost set's writes come just
 //! before the first arrival that names it. Every cycle is compared on
 //! `ev_ready` and `result_valid`, and the result's fields on its cycle.
 //! The pause re-sends are not compared: their timing is the one answer
@@ -45,9 +46,16 @@ pub enum DatapathBuild {
     /// Never refreshes the flowlet table's port state
     /// (`SwitchDatapath::without_port_refresh`).
     WithoutPortRefresh,
-    /// Starts an arrival while streamed events are in flight
-    /// (`SwitchDatapath::without_stream_drain`).
-    WithoutStreamDrain,
+    /// Starts an arrival while a received PFC frame is in flight
+    /// (`SwitchDatapath::without_pfc_drain`).
+    WithoutPfcDrain,
+    /// Takes the buffer manager's first answer after the ingress probe for
+    /// the probe's (`SwitchDatapath::without_probe_pipe`).
+    WithoutProbePipe,
+    /// Marks a release's or a received frame's port for the refresh with
+    /// its answer, too late for an arrival right behind it
+    /// (`SwitchDatapath::without_early_stream_mark`).
+    WithoutEarlyStreamMark,
     /// Marks an arrival's egress port for the refresh with its answer, too
     /// late for an arrival taken in its tail
     /// (`SwitchDatapath::without_early_mark`).
@@ -76,7 +84,9 @@ crate::harness! {
             let block = match self.build {
                 DatapathBuild::Correct => SwitchDatapath::new(self.ports),
                 DatapathBuild::WithoutPortRefresh => SwitchDatapath::without_port_refresh(self.ports),
-                DatapathBuild::WithoutStreamDrain => SwitchDatapath::without_stream_drain(self.ports),
+                DatapathBuild::WithoutPfcDrain => SwitchDatapath::without_pfc_drain(self.ports),
+                DatapathBuild::WithoutProbePipe => SwitchDatapath::without_probe_pipe(self.ports),
+                DatapathBuild::WithoutEarlyStreamMark => SwitchDatapath::without_early_stream_mark(self.ports),
                 DatapathBuild::WithoutEarlyMark => SwitchDatapath::without_early_mark(self.ports),
                 DatapathBuild::WithoutTxStartHold => SwitchDatapath::without_tx_start_hold(self.ports),
             };
@@ -159,9 +169,13 @@ pub struct Coverage {
     /// Full walks because more ports changed than the ring holds.
     pub overflow_walks: usize,
     /// Events taken in an arrival's tail, before its result; `tx_start`s
-    /// among them, held until that result.
+    /// among them held until that result, and those that went at once.
     pub taken_in_tail: usize,
     pub tx_starts_held: usize,
+    pub tx_starts_not_held: usize,
+    /// Arrivals taken while a release was in flight (within
+    /// `STREAMED_EVENT_CYCLES` of it).
+    pub behind_release: usize,
 }
 
 /// Coverage of several schedules: counts add up; `sets`, the sets
@@ -185,6 +199,8 @@ impl std::ops::AddAssign<&Coverage> for Coverage {
         self.overflow_walks += other.overflow_walks;
         self.taken_in_tail += other.taken_in_tail;
         self.tx_starts_held += other.tx_starts_held;
+        self.tx_starts_not_held += other.tx_starts_not_held;
+        self.behind_release += other.behind_release;
     }
 }
 
@@ -299,33 +315,68 @@ fn quiet(ready: bool) -> Vec<Option<u64>> {
     e
 }
 
+/// How an event goes through the datapath: an arrival's steps and its
+/// egress port (none: refused at the ingress), or streamed.
+enum Step {
+    Arrival { cycles: usize, egress: Option<u16> },
+    Streamed(Streamed),
+}
+
+/// The streamed kinds, as the schedule tells them apart.
+#[derive(Clone, Copy)]
+enum Streamed {
+    TxStart { egress_port: u16 },
+    Depart,
+    PfcRx,
+}
+
 /// A trace as it is laid out cycle by cycle, with the results due in
 /// cycles not laid out yet (a streamed event's comes after the events
 /// taken behind it).
 struct Schedule {
+    /// Keep the cycles laid out (a trace), or only count them.
+    keep: bool,
+    cycles: usize,
     inputs: Vec<Vec<u64>>,
     expected: Vec<Vec<Option<u64>>>,
     due: BTreeMap<usize, Vec<Option<u64>>>,
-    /// The cycle the last streamed event was taken in.
-    last_streamed: Option<usize>,
-    /// An arrival waits for the streamed events in flight (all builds but
-    /// the one that must not: its trace keeps its timing, so that what
-    /// tells it apart is a wrong answer).
+    /// The cycles the last `pfc_rx` and the last `depart` went on in.
+    last_pfc: Option<usize>,
+    last_release: Option<usize>,
+    /// An arrival waits for a `pfc_rx` in flight (all builds but the one
+    /// that must not: its trace keeps its timing).
     arrivals_wait: bool,
     /// The cycle of the last arrival's result: the next event may be
     /// taken in the `ARRIVAL_TAIL_CYCLES` before it.
     arrival_result: Option<usize>,
-    /// A `tx_start` taken in an arrival's tail waits for the arrival's
-    /// average update (all builds but the one that must not).
+    /// The last arrival's egress port (none: the ingress refused it, so
+    /// it updates no average).
+    arrival_egress: Option<u16>,
+    /// A `tx_start` taken in an arrival's tail for its egress port waits
+    /// for the arrival's average update (all builds but the one that must
+    /// not).
     tx_starts_wait: bool,
-    /// Events taken in an arrival's tail, and `tx_start`s held there.
+    /// Events taken in an arrival's tail, `tx_start`s held there and not,
+    /// and arrivals taken with a release in flight.
     taken_in_tail: usize,
     tx_starts_held: usize,
+    tx_starts_not_held: usize,
+    behind_release: usize,
 }
 
 impl Schedule {
     fn next_cycle(&self) -> usize {
-        self.inputs.len()
+        self.cycles
+    }
+
+    /// Lays out a cycle before the first event (the register image, the
+    /// sweep): nothing compared.
+    fn push_unchecked(&mut self, inputs: Vec<u64>) {
+        if self.keep {
+            self.inputs.push(inputs);
+            self.expected.push(vec![None; outputs::COUNT]);
+        }
+        self.cycles += 1;
     }
 
     /// Counts an event taken now if it is in an arrival's tail.
@@ -340,8 +391,11 @@ impl Schedule {
     fn push(&mut self, inputs: Vec<u64>, ready: bool) {
         let mut e = self.due.remove(&self.next_cycle()).unwrap_or_else(|| quiet(ready));
         e[outputs::ev_ready] = Some(ready as u64);
-        self.inputs.push(inputs);
-        self.expected.push(e);
+        if self.keep {
+            self.inputs.push(inputs);
+            self.expected.push(e);
+        }
+        self.cycles += 1;
     }
 
     fn expect_result(&mut self, cycle: usize, e: Vec<Option<u64>>) {
@@ -349,19 +403,22 @@ impl Schedule {
         assert!(earlier.is_none(), "two results due in cycle {cycle}");
     }
 
-    /// An arrival taken now whose steps take `cycles`: busy until its
-    /// tail (the last [`ARRIVAL_TAIL_CYCLES`] before its result), later by
-    /// the streamed events it waits for.
-    fn arrival(&mut self, inputs: Vec<u64>, cycles: usize, e: Vec<Option<u64>>, now: u64) {
+    /// An arrival taken now whose steps take `cycles`, to `egress` (none:
+    /// refused at the ingress): busy until its tail (the last
+    /// [`ARRIVAL_TAIL_CYCLES`] before its result), later by a `pfc_rx` it
+    /// waits for.
+    fn arrival(&mut self, inputs: Vec<u64>, cycles: usize, egress: Option<u16>, e: Vec<Option<u64>>, now: u64) {
         self.note_tail();
         let taken = self.next_cycle();
-        let wait = match self.last_streamed {
+        let wait = match self.last_pfc {
             Some(c) if self.arrivals_wait => arrival_start_delay(taken - c),
             _ => 0,
         };
+        self.behind_release += self.last_release.is_some_and(|c| taken - c < STREAMED_EVENT_CYCLES) as usize;
         let result = taken + cycles + wait - 1;
         self.expect_result(result, e);
         self.arrival_result = Some(result);
+        self.arrival_egress = egress;
         self.push(inputs, false);
         self.busy_until(result - ARRIVAL_TAIL_CYCLES, now);
     }
@@ -376,19 +433,30 @@ impl Schedule {
     }
 
     /// A streamed event taken now: the next event can follow at once. A
-    /// `tx_start` taken in an arrival's tail is held until the arrival's
+    /// `tx_start` taken in an arrival's tail for the arrival's egress port
+    /// (or in the tail's third cycle, whose command would come with the
+    /// arrival's answer) is held until the arrival's
     /// result, and goes on from there as if taken then.
-    fn streamed(&mut self, inputs: Vec<u64>, e: Vec<Option<u64>>, tx_start: bool, now: u64) {
+    fn streamed(&mut self, inputs: Vec<u64>, e: Vec<Option<u64>>, kind: Streamed, now: u64) {
         self.note_tail();
         let taken = self.next_cycle();
-        let held_until = match self.arrival_result {
-            Some(result) if tx_start && self.tx_starts_wait && taken < result => Some(result),
+        let in_tail = self.arrival_result.filter(|&result| taken < result);
+        let held_until = match (kind, in_tail) {
+            (Streamed::TxStart { egress_port }, Some(result)) if self.tx_starts_wait => {
+                (self.arrival_egress == Some(egress_port) || taken + 1 == result).then_some(result)
+            }
             _ => None,
         };
         let starts = held_until.unwrap_or(taken);
+        let tx_start_in_tail = matches!(kind, Streamed::TxStart { .. }) && in_tail.is_some();
         self.tx_starts_held += held_until.is_some() as usize;
+        self.tx_starts_not_held += (tx_start_in_tail && held_until.is_none()) as usize;
         self.expect_result(starts + STREAMED_EVENT_CYCLES - 1, e);
-        self.last_streamed = Some(starts);
+        match kind {
+            Streamed::PfcRx => self.last_pfc = Some(starts),
+            Streamed::Depart => self.last_release = Some(starts),
+            Streamed::TxStart { .. } => {}
+        }
         match held_until {
             None => self.push(inputs, true),
             Some(result) => {
@@ -398,12 +466,13 @@ impl Schedule {
         }
     }
 
-    /// Idle cycles until every result due has come.
-    fn finish(mut self, now: u64) -> Trace {
+    /// Idle cycles until every result due has come; the trace (empty when
+    /// only counted) and its cycles.
+    fn finish(mut self, now: u64) -> (Trace, usize) {
         while !self.due.is_empty() {
             self.push(idle_cycle(now), true);
         }
-        Trace { inputs: self.inputs, expected: self.expected }
+        (Trace { inputs: self.inputs, expected: self.expected }, self.cycles)
     }
 }
 
@@ -431,35 +500,52 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
 
     /// The schedule of `events` through `switch` (built with `identity`),
     /// or why it cannot run on this build.
-    pub fn trace(&self, mut switch: Switch, identity: SwitchIdentity, events: &[Event]) -> Result<(Trace, Coverage), String> {
+    pub fn trace(&self, switch: Switch, identity: SwitchIdentity, events: &[Event]) -> Result<(Trace, Coverage), String> {
+        self.schedule(switch, identity, events, true).map(|(trace, coverage, _)| (trace, coverage))
+    }
+
+    /// The cycles this build takes for `events`, from power-up (the
+    /// register image and the flowlet table's sweep included) to the last
+    /// result, events given as soon as it can take them: the schedule's
+    /// count, without laying out its cycles (a whole scenario's trace fits
+    /// in memory so).
+    pub fn cycles(&self, switch: Switch, identity: SwitchIdentity, events: &[Event]) -> Result<(usize, Coverage), String> {
+        self.schedule(switch, identity, events, false).map(|(_, coverage, cycles)| (cycles, coverage))
+    }
+
+    fn schedule(&self, mut switch: Switch, identity: SwitchIdentity, events: &[Event], keep: bool) -> Result<(Trace, Coverage, usize), String> {
         if switch.ports.len() > 1 << P {
             return Err(format!("the switch has {} ports; this datapath build holds {}", switch.ports.len(), 1 << P));
         }
         self.fit(&mut switch);
         let mut coverage = Coverage::default();
-        let arrivals_wait = self.build != DatapathBuild::WithoutStreamDrain;
+        let arrivals_wait = self.build != DatapathBuild::WithoutPfcDrain;
         let tx_starts_wait = self.build != DatapathBuild::WithoutTxStartHold;
         let mut schedule = Schedule {
+            keep,
+            cycles: 0,
             inputs: Vec::new(),
             expected: Vec::new(),
             due: BTreeMap::new(),
-            last_streamed: None,
+            last_pfc: None,
+            last_release: None,
             arrivals_wait,
             arrival_result: None,
+            arrival_egress: None,
             tx_starts_wait,
             taken_in_tail: 0,
             tx_starts_held: 0,
+            tx_starts_not_held: 0,
+            behind_release: 0,
         };
         for (block, w) in register_image(&switch, identity)? {
-            schedule.inputs.push(write_cycle(block, w, 0));
-            schedule.expected.push(vec![None; outputs::COUNT]);
+            schedule.push_unchecked(write_cycle(block, w, 0));
         }
-        while schedule.next_cycle() < Self::first_event_cycle() {
-            schedule.inputs.push(idle_cycle(0));
-            schedule.expected.push(vec![None; outputs::COUNT]);
+        while schedule.next_cycle() < Self::first_event_cycle() - 1 {
+            schedule.push_unchecked(idle_cycle(0));
         }
         // The sweep is over: ready for the first event.
-        *schedule.expected.last_mut().expect("the sweep takes cycles") = quiet(true);
+        schedule.push(idle_cycle(0), true);
         let mut packets: Vec<Option<Packet>> = vec![None; events.len()];
         let mut now = 0u64;
         let mut refresh = RefreshModel::new();
@@ -470,7 +556,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             v[inputs::ev_valid] = 1;
             let mut e = vec![None; outputs::COUNT];
             e[outputs::result_valid] = Some(1);
-            let arrival = match event {
+            let step = match event {
                 Event::Arrive { port, dscp, ecn, bytes, key, members, .. } => {
                     let known = switch.balancer.groups().len();
                     let group = switch.register_group(members).map_err(fail)?;
@@ -522,13 +608,14 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                     coverage.full_walks += full as usize;
                     coverage.ring_walks += !full as usize;
                     let walk = walk_cycles(changed, full, P);
-                    Some(match o.egress_port {
+                    let cycles = match o.egress_port {
                         None => arrival_cycles(true, walk),
                         Some(egress) => {
                             refresh.mark(egress);
                             arrival_cycles(false, walk)
                         }
-                    })
+                    };
+                    Step::Arrival { cycles, egress: o.egress_port }
                 }
                 Event::TxStart { seq: of, .. } => {
                     let packet = packets.get(*of as usize).copied().flatten().ok_or_else(|| fail(format!("seq {of} is not an admitted packet")))?;
@@ -538,7 +625,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                     e[outputs::result_kind] = Some(EventKind::TxStart.code());
                     e[outputs::ecn_marked] = Some(marked as u64);
                     coverage.marked += marked as usize;
-                    None
+                    Step::Streamed(Streamed::TxStart { egress_port: packet.tag.egress_port })
                 }
                 Event::Depart { seq: of, .. } => {
                     let packet = packets.get_mut(*of as usize).and_then(Option::take).ok_or_else(|| fail(format!("seq {of} is not a held packet")))?;
@@ -549,7 +636,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                     e[outputs::result_kind] = Some(EventKind::Depart.code());
                     e[outputs::resume_sent] = Some(resumed as u64);
                     coverage.resumes += resumed as usize;
-                    None
+                    Step::Streamed(Streamed::Depart)
                 }
                 Event::PfcRx { port, classes, quanta, .. } => {
                     let until = switch.pfc_received(t, *port, *classes, *quanta);
@@ -565,7 +652,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
                     e[outputs::result_kind] = Some(EventKind::PfcRx.code());
                     e[outputs::paused_until_ns] = Some(until as u64);
                     coverage.pfc_frames += 1;
-                    None
+                    Step::Streamed(Streamed::PfcRx)
                 }
             };
             // A sample shows the state after the cycle's clock edge: an
@@ -574,14 +661,17 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             // busy (a `tx_start` in an arrival's tail until that result),
             // its result `STREAMED_EVENT_CYCLES` edges after it goes on.
             now = t;
-            match arrival {
-                Some(cycles) => schedule.arrival(v, cycles, e, now),
-                None => schedule.streamed(v, e, matches!(event, Event::TxStart { .. }), now),
+            match step {
+                Step::Arrival { cycles, egress } => schedule.arrival(v, cycles, egress, e, now),
+                Step::Streamed(kind) => schedule.streamed(v, e, kind, now),
             }
         }
         coverage.taken_in_tail = schedule.taken_in_tail;
         coverage.tx_starts_held = schedule.tx_starts_held;
-        Ok((schedule.finish(now), coverage))
+        coverage.tx_starts_not_held = schedule.tx_starts_not_held;
+        coverage.behind_release = schedule.behind_release;
+        let (trace, cycles) = schedule.finish(now);
+        Ok((trace, coverage, cycles))
     }
 }
 

@@ -35,12 +35,25 @@ proptest! {
 fn a_wrong_reference_makes_the_cosimulation_fail() {
     let ops = recorded_ops(1, 4_000);
     for fault in [Fault::MemberOffByOne, Fault::UnsaltedCrc, Fault::EarlyHashLate] {
-        let bench = EcmpHashBench { fault: Some(fault) };
+        let bench = EcmpHashBench { fault: Some(fault), ..Default::default() };
         assert!(first_mismatch(&bench, &bench.trace(&ops)).is_some(), "{fault:?} went unnoticed");
     }
     // And a right one passes on the same stimulus.
     let bench = EcmpHashBench::default();
     check(&bench, &bench.trace(&ops), "ecmp_hash_fault").unwrap();
+}
+
+/// The build for the switch datapath, which reads a key's set size from
+/// a RAM addressed in the key's cycle, takes the size a cycle later and
+/// answers the same; given the size with its key, it goes wrong
+/// (`dprWithFallback` keeps the dpr value only below the size).
+#[test]
+fn the_late_set_size_build_matches_the_reference() {
+    let ops = recorded_ops(3, 6_000);
+    let late = EcmpHashBench { late_set_size: true, ..Default::default() };
+    check(&late, &late.trace(&ops), "ecmp_hash_late_set_size").unwrap_or_else(|m| panic!("{m}"));
+    let on_time = EcmpHashBench::default().trace(&ops);
+    assert!(first_mismatch(&late, &on_time).is_some(), "the late build must not take a size given with its key");
 }
 
 #[test]

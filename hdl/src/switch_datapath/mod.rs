@@ -58,27 +58,30 @@
 //! ([`arrival_cycles`], [`STREAMED_EVENT_CYCLES`], [`arrival_start_delay`],
 //! [`ARRIVAL_TAIL_CYCLES`]):
 //! `tx_start`, `depart` and `pfc_rx` 7 cycles, one per clock back to back
-//! (throughput 1 per cycle); an arrival max(29, 27 + d) cycles, d the ports changed since the last
+//! (throughput 1 per cycle); an arrival max(28, 27 + d) cycles, d the ports changed since the last
 //! arrival's refresh (an admission or release on them, a PFC frame
 //! received on them; at most 16), with 2^P + 1 more when a received pause
 //! may have ended since the last walk over every port or more than 16
-//! ports changed (the refresh starts with the hash and the ingress probe;
-//! the hash's early answer, the flow hash alone, is in after 7 cycles and
-//! sets the pace up to d = 2: the ECMP block's member is not used, the
-//! flowlet table picks the member); max(12, 10 + d) when the ingress
+//! ports changed (the key goes to the hash in the cycle the arrival is
+//! taken, the refresh starts with the ingress probe a cycle later; the
+//! hash's early answer, the flow hash alone, is in after 6 cycles, with
+//! the refresh of one changed port: the ECMP block's member is not used,
+//! the flowlet table picks the member); max(11, 10 + d) when the ingress
 //! refuses it (it refreshes too), and up to 5 more when it is taken right
-//! behind streamed events (it starts once they are out).
+//! behind a `pfc_rx` (it starts once that has answered); it follows
+//! `tx_start` and `depart` at once.
 //! Of an arrival's cycles the member selection takes the most: the
 //! flowlet table is built shallow here ([`FLOWLET_WIRED`]), two of its
 //! reduction stages in each cycle of this slower clock, 17 cycles instead
 //! of its own 24. The next event can be taken in an arrival's tail, from
 //! 4 cycles before its result (the arrival's command is then on its way
-//! through the buffer manager): an arrival takes the datapath for 25
-//! cycles or more, 8 or more when refused. A `tx_start` taken there waits
-//! inside until the arrival's result (the ECN marker must see the
-//! arrival's update of the average first) and answers 6 cycles after it.
-//! See [`sequencer`] for why arrivals overlap no more and wait for
-//! streamed events, and why the tail is exact, [`port_refresh`] for why
+//! through the buffer manager): an arrival takes the datapath for 24
+//! cycles or more, 7 or more when refused. A `tx_start` taken there for
+//! the arrival's egress port (or in the tail's third cycle) waits inside
+//! until the arrival's result (the ECN marker must see the arrival's
+//! update of the average first) and answers 6 cycles after it; any other
+//! goes at once. See [`sequencer`] for why arrivals overlap no more and
+//! wait for a `pfc_rx`, and why the tail is exact, [`port_refresh`] for why
 //! the refresh is exact. A configuration write (meant for a cycle with
 //! `ev_ready` high) reaches the events taken in its cycle and later, never
 //! one taken before: a streamed event's command goes to its block the
@@ -109,11 +112,16 @@
 //! MULT18X18D, 3,088 CCU2C, 1,024 TRELLIS_DPR16X4. The flowlet table's
 //! slowest registers (two least-occupied levels in a cycle) are at
 //! 12.2-13.3 ns, the port refresh's ring at 10.1-10.8, the sequencer's
-//! at 6.9-7.2 ns. An arrival takes the datapath for 25 cycles or more and a
-//! streamed event for one, so at 61.0 MHz about 2.4 M arrivals/s; the
-//! default scenario's trace (a third arrivals) needs about 11.9 M cycles
-//! for 1.17 M events, about 6.0 M events/s at that clock (5.4 M without
-//! the tail, 4.2 M one event at a time). The
+//! at 6.9-7.2 ns (these routes are of the build before the arrival
+//! followed streamed events at once and the key went to the hash as the
+//! arrival is taken; those changes add a few registers and comparisons
+//! away from those paths). An arrival takes the datapath for 24 cycles or
+//! more and a streamed event for one, so at 61.0 MHz about 2.5 M
+//! arrivals/s; the default scenario's trace (a third arrivals) takes
+//! 11,632,222 cycles for 1,174,871 events, counted exactly by the
+//! co-simulation's schedule (`cargo bench --bench replay_engines`): 6.16 M
+//! events/s at that clock (12,479,000 cycles, 5.74 M events/s, before
+//! those two changes). The
 //! model's 128 flow tables do not fit this
 //! device beside the rest: their 64 Ki slots of 57 bits need at least 204
 //! of its 208 DP16KD.
@@ -168,15 +176,15 @@ pub const FLOWLET_LATENCY: usize = crate::flowlet_table::latency(FLOWLET_WIRED);
 
 /// Cycles from taking an arrival to its result; `refused`: the ingress
 /// refused it (no select); `walk`: the cycle of the refresh's last query
-/// ([`walk_cycles`]; 0 without one). The steps: taken (cycle 0); the key
-/// and the ingress probe issued in cycle 1, where the refresh's walk
-/// starts too; the select (or, refused, the arrival) once the walk's last
+/// ([`walk_cycles`]; 0 without one). The steps: taken, the key to the
+/// hash (cycle 0); the ingress probe issued in cycle 1, where the
+/// refresh's walk starts too; the select (or, refused, the arrival) once the walk's last
 /// answer is written (buffer-manager latency after its query), the hash
 /// has answered (the select may take it in its own cycle) and the probe's
 /// answer is latched; then, unless refused, the arrival in the cycle the
 /// flowlet table answers; the buffer manager's answer; the result.
 pub const fn arrival_cycles(refused: bool, walk: usize) -> usize {
-    let to_hash_answer = 1 + crate::ecmp_hash::HASH_LATENCY;
+    let to_hash_answer = crate::ecmp_hash::HASH_LATENCY;
     let to_probe_latched = 1 + crate::buffer_manager::LATENCY + 1;
     let to_refresh_written = if walk == 0 { 0 } else { walk + crate::buffer_manager::LATENCY + 1 };
     let to_decide = later(to_hash_answer, later(to_probe_latched, to_refresh_written));
@@ -213,16 +221,20 @@ pub const STREAMED_EVENT_CYCLES: usize = 1 + sequencer::STREAM_STAGES;
 /// The last cycles of an arrival (from its command to the buffer manager
 /// to its result) in which the datapath takes the next event: it is ready
 /// again `arrival_cycles - ARRIVAL_TAIL_CYCLES` cycles after taking the
-/// arrival. A `tx_start` taken then is held inside until the arrival's
-/// update of the queue's average has gone to the ECN marker: the datapath
-/// is busy until the arrival's result, and the `tx_start` answers
-/// [`STREAMED_EVENT_CYCLES`] - 1 cycles after it.
+/// arrival. A `tx_start` taken then for the arrival's egress port, or in
+/// the tail's third cycle (its command would come with the arrival's
+/// answer), is held
+/// inside until the arrival's update of the queue's average has gone to
+/// the ECN marker: the datapath is busy until the arrival's result, and
+/// the `tx_start` answers [`STREAMED_EVENT_CYCLES`] - 1 cycles after it.
+/// Any other `tx_start` goes on at once.
 pub const ARRIVAL_TAIL_CYCLES: usize = sequencer::ARRIVAL_TAIL;
 
-/// Cycles an arrival waits for streamed events still in flight before its
-/// steps ([`arrival_cycles`]) begin, when the last streamed event was
-/// taken `cycles_since` cycles before it (at least 1): their results must
-/// be out and their port marks in.
+/// Cycles an arrival waits for a received PFC frame still in flight
+/// before its steps ([`arrival_cycles`]) begin, when the last `pfc_rx`
+/// went on `cycles_since` cycles before it (at least 1): the pause's end
+/// must have reached the port refresh. It does not wait for `tx_start` or
+/// `depart`.
 pub const fn arrival_start_delay(cycles_since: usize) -> usize {
     (STREAMED_EVENT_CYCLES - 1).saturating_sub(cycles_since)
 }
@@ -298,11 +310,6 @@ pub struct SwitchDatapath<const A: usize, const P: usize, const S: usize, const 
     dscp_held: DFF<Bits<6>>,
     ect_held: DFF<Bit>,
     bytes_held: DFF<Bits<16>>,
-    proto_held: DFF<Bits<8>>,
-    src_held: DFF<Bits<32>>,
-    dst_held: DFF<Bits<32>>,
-    sport_held: DFF<Bits<16>>,
-    dport_held: DFF<Bits<16>>,
     set_held: DFF<Bits<S>>,
     tag_egress_held: DFF<Bits<8>>,
     tag_pool_held: DFF<Bits<3>>,
@@ -326,6 +333,12 @@ pub struct SwitchDatapath<const A: usize, const P: usize, const S: usize, const 
     /// command, before an arrival taken in its tail walks the ring. Clear
     /// (a fault-injection build): with its answer, too late for that.
     mark_with_command: Constant<Bit>,
+    /// Set: a release or a received PFC frame marks its port for the
+    /// refresh with its command, before an arrival taken right behind it
+    /// walks the ring. Clear (a fault-injection build): with its answer.
+    stream_mark_with_command: Constant<Bit>,
+    /// A release or a received PFC frame marks its port this cycle.
+    stream_mark: Signal<Local, Bit>,
     /// A streamed event's port to refresh (a release's egress port, a
     /// received pause's port) and its time (ns), carried to its answer
     /// beside the sequencer's pipe (stage k: k cycles after its command).
@@ -388,10 +401,27 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
     }
 
     /// A deliberately wrong build for the fault-injection tests: an
-    /// arrival starts while streamed events are in flight
+    /// arrival starts while a received PFC frame is in flight
     /// ([`Sequencer::without_drain`]).
-    pub fn without_stream_drain(ports: usize) -> Result<Self, BuildError> {
+    pub fn without_pfc_drain(ports: usize) -> Result<Self, BuildError> {
         Self::build(ports, Sequencer::without_drain())
+    }
+
+    /// A deliberately wrong build for the fault-injection tests: the
+    /// ingress probe's answer is the buffer manager's first answer after
+    /// it ([`Sequencer::without_probe_pipe`]), a streamed event's when one
+    /// is in flight.
+    pub fn without_probe_pipe(ports: usize) -> Result<Self, BuildError> {
+        Self::build(ports, Sequencer::without_probe_pipe())
+    }
+
+    /// A deliberately wrong build for the fault-injection tests: a release
+    /// or a received PFC frame marks its port for the refresh with its
+    /// answer, so an arrival taken right behind it misses the mark.
+    pub fn without_early_stream_mark(ports: usize) -> Result<Self, BuildError> {
+        let mut datapath = Self::build(ports, Sequencer::default())?;
+        datapath.stream_mark_with_command = Constant::new(false);
+        Ok(datapath)
     }
 
     /// A deliberately wrong build for the fault-injection tests: an
@@ -470,7 +500,7 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             resend_due_ns: Default::default(),
             sequencer,
             port_refresh: Default::default(),
-            hash: Default::default(),
+            hash: EcmpHash::with_late_set_size(),
             flowlet,
             buffer,
             ecn,
@@ -482,11 +512,6 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             dscp_held: Default::default(),
             ect_held: Default::default(),
             bytes_held: Default::default(),
-            proto_held: Default::default(),
-            src_held: Default::default(),
-            dst_held: Default::default(),
-            sport_held: Default::default(),
-            dport_held: Default::default(),
             set_held: Default::default(),
             tag_egress_held: Default::default(),
             tag_pool_held: Default::default(),
@@ -502,6 +527,8 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             select_now_held: Default::default(),
             has_egress_held: Default::default(),
             mark_with_command: Constant::new(true),
+            stream_mark_with_command: Constant::new(true),
+            stream_mark: Default::default(),
             stream_port: Default::default(),
             stream_now: Default::default(),
             resume_late: Default::default(),
@@ -544,8 +571,8 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
 impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: usize> Logic for SwitchDatapath<A, P, S, T, E> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, kind_held, now_held, port_held, dscp_held, ect_held, bytes_held, proto_held, src_held, dst_held,
-            sport_held, dport_held, set_held, tag_egress_held, tag_pool_held, tag_lossless_held, classes_held, quanta_held,
+        dff_setup!(self, clock, kind_held, now_held, port_held, dscp_held, ect_held, bytes_held,
+            set_held, tag_egress_held, tag_pool_held, tag_lossless_held, classes_held, quanta_held,
             flow_hash_held, class_tc_held, member_held, egress_held, has_slot_held, slot_held, select_now_held, has_egress_held, resume_late, until_late,
             expiry_answer_due, result_ready, kind_result, admitted_held, drop_held, headroom_held, tc_held, pool_held, lossless_held, charged_held,
             pause_held, trimmed_held, trimmed_dscp_held, marked_held, resume_held, until_held);
@@ -593,6 +620,8 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         self.sequencer.flowlet_ready.next = self.flowlet.ready.val();
         self.sequencer.hash_answered.next = self.hash.early_valid.val();
         self.sequencer.probe_answered.next = self.buffer.result_valid.val();
+        self.sequencer.tail_has_egress.next = self.has_egress_held.q.val();
+        self.sequencer.tx_same_port.next = self.tag_egress_port.val() == self.egress_held.q.val();
         self.sequencer.ingress_refused.next =
             (self.buffer.drop_reason.val() == self.drop_headroom_full.val()) | (self.buffer.drop_reason.val() == self.drop_pool_full.val());
         self.sequencer.select_answered.next = self.flowlet.result_valid.val();
@@ -617,14 +646,23 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
         self.stream_now[0].d.next = self.now_ns.val();
         self.resume_late.d.next = self.buffer.resume_request.val();
         self.until_late.d.next = self.buffer.paused_until_ns.val();
-        // The ports to refresh: marked when an event changes them (an
-        // arrival's egress port with its command, whatever the buffer
-        // manager answers; a release's port, a received PFC frame's, with
-        // the answer). A query comes after the command, so it sees it.
+        // The ports to refresh: marked when an event changes them, with its
+        // command (an arrival's egress port, whatever the buffer manager
+        // answers; a release's port; a received PFC frame's). A query comes
+        // after the command, so it sees it. A streamed command never meets
+        // an arrival's: the arrival's comes after the walk, which starts
+        // after the streamed events taken before it were commanded, and the
+        // events taken in its tail are commanded after it.
+        self.stream_mark.next = ((self.sequencer.issue_release.val() | self.sequencer.issue_pfc.val()) & self.stream_mark_with_command.val())
+            | (self.sequencer.streamed_finish.val()
+                & (self.sequencer.streamed_kind.val() != self.kind_tx_start.val())
+                & !self.stream_mark_with_command.val());
         self.port_refresh.mark_valid.next = (self.sequencer.issue_arrival.val() & !self.sequencer.refused.val() & self.mark_with_command.val())
             | (self.sequencer.finish.val() & self.has_egress_held.q.val() & !self.mark_with_command.val())
-            | (self.sequencer.streamed_finish.val() & (self.sequencer.streamed_kind.val() != self.kind_tx_start.val()));
-        if self.sequencer.streamed_finish.val() {
+            | self.stream_mark.val();
+        if self.stream_mark.val() & self.stream_mark_with_command.val() {
+            self.port_refresh.mark_port.next = self.stream_port[0].q.val();
+        } else if self.stream_mark.val() {
             self.port_refresh.mark_port.next = self.stream_port[5].q.val();
         } else if self.mark_with_command.val() {
             self.port_refresh.mark_port.next = self.flowlet.egress_port.val();
@@ -651,11 +689,6 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             self.dscp_held.d.next = self.ev_dscp.val();
             self.ect_held.d.next = self.ev_ect.val();
             self.bytes_held.d.next = self.ev_bytes.val();
-            self.proto_held.d.next = self.ev_proto.val();
-            self.src_held.d.next = self.ev_src.val();
-            self.dst_held.d.next = self.ev_dst.val();
-            self.sport_held.d.next = self.ev_sport.val();
-            self.dport_held.d.next = self.ev_dport.val();
             self.set_held.d.next = self.ev_set.val();
             self.tag_egress_held.d.next = self.tag_egress_port.val();
             self.tag_pool_held.d.next = self.tag_pool.val();
@@ -663,22 +696,24 @@ impl<const A: usize, const P: usize, const S: usize, const T: usize, const E: us
             self.classes_held.d.next = self.ev_classes.val();
             self.quanta_held.d.next = self.ev_quanta.val();
         }
-        // ECMP hash: the key, with the set's size (for dprWithFallback). Only
-        // its early flow hash is used: the flowlet table picks the member.
-        self.hash.key_valid.next = self.sequencer.issue_key.val();
-        self.hash.key_proto.next = self.proto_held.q.val();
-        self.hash.key_src.next = self.src_held.q.val();
-        self.hash.key_dst.next = self.dst_held.q.val();
-        self.hash.key_sport.next = self.sport_held.q.val();
-        self.hash.key_dport.next = self.dport_held.q.val();
+        // ECMP hash: the key in the cycle the arrival is taken, the set's
+        // size (for dprWithFallback) a cycle later from its RAM (the block
+        // is built to take it so). Only its early flow hash is used: the
+        // flowlet table picks the member.
+        self.hash.key_valid.next = self.sequencer.issue_hash.val();
+        self.hash.key_proto.next = self.ev_proto.val();
+        self.hash.key_src.next = self.ev_src.val();
+        self.hash.key_dst.next = self.ev_dst.val();
+        self.hash.key_sport.next = self.ev_sport.val();
+        self.hash.key_dport.next = self.ev_dport.val();
         self.hash.set_size.next = self.set_size_ram.read_data.val();
         if self.hash.early_valid.val() {
             self.flow_hash_held.d.next = self.hash.early_flow_hash.val();
         }
         // Buffer manager: the probe, the arrival, release and PFC frames,
         // and the refresh's queries.
-        self.buffer.ev_arrival.next = self.sequencer.issue_key.val() | self.sequencer.issue_arrival.val();
-        self.buffer.ev_probe.next = self.sequencer.issue_key.val();
+        self.buffer.ev_arrival.next = self.sequencer.issue_probe.val() | self.sequencer.issue_arrival.val();
+        self.buffer.ev_probe.next = self.sequencer.issue_probe.val();
         self.buffer.ev_release.next = self.sequencer.issue_release.val();
         self.buffer.ev_pfc.next = self.sequencer.issue_pfc.val();
         self.buffer.ev_ingress_port.next = self.port_held.q.val();

@@ -118,8 +118,9 @@ impl Logic for PortRefresh {
         }
         self.dirty_head.next = self.head_port.val();
         self.full_walk_due.next = self.overflowed.q.val() | (self.now_ns.val() >= self.expiry.q.val());
-        // Marks come only when no walk runs (an arrival's walk starts once
-        // the streamed events are out), so a cycle pops or pushes, never both.
+        // Marks come only when no walk runs (they come with the commands of
+        // events taken before the arrival or in its tail, and the walk runs
+        // between them), so a cycle pops or pushes, never both.
         if self.pop.val() & (self.count.q.val() != 0) {
             self.head.d.next = self.head.q.val() + 1;
             self.count.d.next = self.count.q.val() - 1;

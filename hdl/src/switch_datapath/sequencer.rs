@@ -12,13 +12,17 @@
 //!   (out: no arrival before its command, no `tx_start` held, and the
 //!   flowlet table's sweep is over), `flowlet_ready`
 //! * answers of the blocks: `hash_answered`, `probe_answered` with
-//!   `ingress_refused` (the probe's drop is an ingress drop),
-//!   `select_answered`
+//!   `ingress_refused` (the probe's drop is an ingress drop; the probe's
+//!   answer is the one B cycles after it, `probe_answered` serves only a
+//!   fault-injection build), `select_answered`
+//! * the arrival in its tail: `tail_has_egress` (it passed the ingress, so
+//!   it updates a queue's average), `tx_same_port` (the event's
+//!   `tag_egress_port` is that arrival's egress port)
 //! * ports to refresh ([`super::port_refresh`]): `dirty_count`,
 //!   `dirty_head`, `full_walk_due`
 //! * commands, each a one-cycle strobe: `accept` (latch the event),
-//!   `issue_key` (flow key to the hash, ingress probe to the buffer
-//!   manager), `latch_probe`, `query_valid` with `query_port` (8 bits),
+//!   `issue_hash` (an arrival's flow key to the hash, in the cycle it is
+//!   taken), `issue_probe` (the ingress probe to the buffer manager), `latch_probe`, `query_valid` with `query_port` (8 bits),
 //!   `pop` (the ring's head is queried), `start_full` (a walk over every
 //!   port begins), `port_write` with `port_written` (8 bits: the buffer
 //!   manager's answer for that port goes into the flowlet table's port
@@ -46,21 +50,22 @@
 //! An arrival, in cycles after `accept` (B = buffer-manager latency 4,
 //! H = the hash's early latency 6, F = the flowlet table's latency in the
 //! datapath's shallow build 17, W the cycle of the refresh's last query, 0
-//! without one), once no streamed event is in flight (`drained`; up to 5
-//! cycles after `accept`, see [`super::arrival_start_delay`]):
+//! without one), once no received PFC frame is in flight (`drained`; up to
+//! 5 cycles after `accept`, see [`super::arrival_start_delay`]):
 //!
 //! ```text
-//!  Start: key + probe (probe answer at 1 + B, hash at 1 + H, both latched
-//!         whenever they come: `probe_pending`, `hash_done`), and the
+//!  accept: the key to the hash (its answer at H, latched whenever it
+//!         comes: `hash_done`)
+//!  Start: the probe (its answer at 1 + B, by `probe_pipe`), and the
 //!         ring's first port queried
 //!    ─► WalkDirty: query each port of the ring, then decide
 //!    ─► WalkAll when a full walk is due: query port 0 .. 2^P - 1
 //!    ─► Wait: until the last answer is written (B + 1 after its query),
 //!       the hash is in (its own cycle will do) and the probe is latched
-//!    ─► refused: arrival ─► Idle, tail ─► finish       max(1 + H, W + B + 1) + B + 1
+//!    ─► refused: arrival ─► Idle, tail ─► finish       max(H, W + B + 1) + B + 1
 //!    ─► passed:  select ─► WaitSelect (F) ─► arrival, with the flowlet
 //!       table's egress port as it answers ─► Idle, tail ─► finish
-//!                                                      max(1 + H, W + B + 1) + F + B + 1
+//!                                                      max(H, W + B + 1) + F + B + 1
 //! ```
 //!
 //! The tail: the arrival's command goes to the buffer manager, which
@@ -71,31 +76,49 @@
 //!   (the datapath does), so an arrival taken in the tail queries it, after
 //!   the command: the buffer manager answers a query with every event of
 //!   earlier cycles;
-//! * an ingress probe's answer is never taken in a `finish` cycle: the
-//!   buffer manager's answer then is the arrival's;
+//! * an ingress probe's answer is the buffer manager's answer B cycles
+//!   after the probe, never the arrival's in its `finish` cycle;
 //! * a `tx_start` taken while the arrival's update of the queue's average
-//!   is still to come (`update_ahead`) waits in `HoldTxStart` and goes the
-//!   cycle after `finish`, so the ECN marker decides on the updated
-//!   average (a build without the hold,
-//!   [`Sequencer::without_tx_start_hold`], fails the co-simulation).
-//!   `depart` and `pfc_rx` go at once: they reach the buffer manager after
-//!   the arrival's command, and the ECN marker not at all.
+//!   is still to come (`update_ahead`), for the arrival's egress port,
+//!   waits in `HoldTxStart` and goes the cycle after `finish`, so the ECN
+//!   marker decides on the updated average (a build without the hold,
+//!   [`Sequencer::without_tx_start_hold`], fails the co-simulation). So
+//!   does any `tx_start` taken in the tail's third cycle, whose command
+//!   would come in the `finish` cycle, when the ECN marker's queue inputs
+//!   are the arrival's. Any other `tx_start` goes at once: its queue is on
+//!   another port, which the update does not touch (an arrival the
+//!   ingress refused updates none), and the marker's draws follow the
+//!   decisions alone. `depart` and
+//!   `pfc_rx` go at once: they reach the buffer manager after the
+//!   arrival's command, and the ECN marker not at all.
 //!
+//! The hash needs nothing but the key, so it goes in the cycle the
+//! arrival is taken (the set's size, which `dprWithFallback` needs, comes
+//! a cycle later from its RAM: the ECMP block is built to take it so).
 //! The refresh needs neither the hash nor the ingress's answer, so it
-//! starts with the key and the probe. A refused arrival waits for it too:
+//! starts with the probe. A refused arrival waits for it too:
 //! its copies are as exact as any (they are the buffer manager's state
 //! after every earlier event), and the next arrival refreshes only what
 //! changed after them. The datapath takes the hash's early answer (the
 //! flow hash, before the ECMP block's own member, which nothing here
-//! needs). Up to two changed ports the hash is what the select waits for:
-//! an arrival that passes the ingress takes 29 cycles, and 27 + d with d
-//! changed ports beyond that; a refused one 12, or 10 + d.
+//! needs). With one changed port (most arrivals: the one the last arrival
+//! went to) the hash and the refresh are in together, 6 cycles after the
+//! arrival is taken: an arrival that passes the ingress takes 28 cycles,
+//! and 27 + d with d changed ports; a refused one 11, or 10 + d.
 //!
-//! Why an arrival starts only when the streamed events are out: a release
-//! or a received pause marks its port for the refresh when it answers,
-//! and the buffer manager's answers in flight would be taken for the
-//! ingress probe's. A build that starts at once
-//! ([`Sequencer::without_drain`]) fails the co-simulation.
+//! An arrival follows streamed events at once. A release or a received
+//! PFC frame marks its port for the refresh with its command (the
+//! datapath does), so the walk, which starts after that command, queries
+//! it; the probe's answer is picked by its cycle (`probe_pipe`), not as
+//! the first answer after it, which may be a release's (a build that takes
+//! that one, [`Sequencer::without_probe_pipe`], fails the co-simulation).
+//! One wait is left: behind a received PFC frame the arrival starts once
+//! the frame has answered (up to 5 cycles), because the pause's end
+//! reaches the port refresh with the answer, and whether the walk covers
+//! every port depends on it. PFC frames are rare (56 of the default
+//! scenario's 1.17 M events). A build that starts at once
+//! ([`Sequencer::without_drain`]) fails an arrival right behind a pause
+//! that has already ended.
 //!
 //! Why arrivals overlap no more than the tail: the reference selects each
 //! packet's member with the egress occupancy after every earlier packet's
@@ -169,6 +192,8 @@ pub struct Sequencer<const P: usize> {
     // answers of the blocks
     pub hash_answered: Signal<In, Bit>,
     pub probe_answered: Signal<In, Bit>,
+    pub tail_has_egress: Signal<In, Bit>,
+    pub tx_same_port: Signal<In, Bit>,
     pub ingress_refused: Signal<In, Bit>,
     pub select_answered: Signal<In, Bit>,
     // ports to refresh
@@ -177,7 +202,8 @@ pub struct Sequencer<const P: usize> {
     pub full_walk_due: Signal<In, Bit>,
     // commands
     pub accept: Signal<Out, Bit>,
-    pub issue_key: Signal<Out, Bit>,
+    pub issue_hash: Signal<Out, Bit>,
+    pub issue_probe: Signal<Out, Bit>,
     pub latch_probe: Signal<Out, Bit>,
     pub query_valid: Signal<Out, Bit>,
     pub query_port: Signal<Out, Bits<8>>,
@@ -207,13 +233,19 @@ pub struct Sequencer<const P: usize> {
     hash_done: DFF<Bit>,
     /// The ingress probe is issued and has not answered yet.
     probe_pending: DFF<Bit>,
+    /// The probe, by cycles since it was issued: stage 3 is the cycle
+    /// the buffer manager answers it.
+    probe_pipe: [DFF<Bit>; BUFFER_LATENCY],
+    /// The buffer manager answers the probe this cycle.
+    probe_due: Signal<Local, Bit>,
     /// No refresh query is in flight: every answer asked for is written.
     refresh_written: Signal<Local, Bit>,
     /// The streamed events in flight, by cycles since their command:
     /// stage 0 is the command's cycle, stage 5 the answer's.
     stream_valid: [DFF<Bit>; STREAM_STAGES],
     stream_kind: [DFF<Bits<2>>; STREAM_STAGES],
-    /// No streamed event is in flight, and the last one's port marks are in.
+    /// No received PFC frame is in flight: its pause's end has reached the
+    /// port refresh.
     drained: Signal<Local, Bit>,
     /// The arrival in its tail, by cycles since its command: stage 0 the
     /// cycle after it, stage 3 the buffer manager's answer (`finish`).
@@ -221,12 +253,20 @@ pub struct Sequencer<const P: usize> {
     /// The ECN marker's average update is still to come: a `tx_start`'s
     /// decision must wait for it.
     update_ahead: Signal<Local, Bit>,
+    /// A `tx_start` taken now must wait for that update: its queue may be
+    /// the arrival's (same egress port), or its command would come with the
+    /// arrival's answer (the ECN marker's queue inputs are the arrival's in
+    /// that cycle).
+    tx_start_waits: Signal<Local, Bit>,
     /// Clear: a `tx_start` taken in an arrival's tail is decided at once
     /// (a fault-injection build).
     hold_enabled: Constant<Bit>,
-    /// Clear: an arrival starts without waiting for the streamed events
-    /// (a fault-injection build).
+    /// Clear: an arrival starts without waiting for a received PFC frame
+    /// in flight (a fault-injection build).
     drain_enabled: Constant<Bit>,
+    /// Clear: the probe's answer is the buffer manager's first answer
+    /// after it, not the one of its own cycle (a fault-injection build).
+    probe_by_pipe: Constant<Bit>,
     last_port: Constant<Bits<8>>,
     /// Clear: the answers are never written (a fault-injection build).
     refresh_enabled: Constant<Bit>,
@@ -249,13 +289,16 @@ impl<const P: usize> Default for Sequencer<P> {
             flowlet_ready: Default::default(),
             hash_answered: Default::default(),
             probe_answered: Default::default(),
+            tail_has_egress: Default::default(),
+            tx_same_port: Default::default(),
             ingress_refused: Default::default(),
             select_answered: Default::default(),
             dirty_count: Default::default(),
             dirty_head: Default::default(),
             full_walk_due: Default::default(),
             accept: Default::default(),
-            issue_key: Default::default(),
+            issue_hash: Default::default(),
+            issue_probe: Default::default(),
             latch_probe: Default::default(),
             query_valid: Default::default(),
             query_port: Default::default(),
@@ -280,14 +323,18 @@ impl<const P: usize> Default for Sequencer<P> {
             refused_flag: Default::default(),
             hash_done: Default::default(),
             probe_pending: Default::default(),
+            probe_pipe: Default::default(),
+            probe_due: Default::default(),
             refresh_written: Default::default(),
             stream_valid: Default::default(),
             stream_kind: Default::default(),
             drained: Default::default(),
             tail_valid: Default::default(),
             update_ahead: Default::default(),
+            tx_start_waits: Default::default(),
             hold_enabled: Constant::new(true),
             drain_enabled: Constant::new(true),
+            probe_by_pipe: Constant::new(true),
             last_port: Constant::new(Bits::<8>::from((ports - 1) as LiteralType)),
             refresh_enabled: Constant::new(true),
             kind_arrive: EventKind::Arrive.constant(),
@@ -309,11 +356,20 @@ impl<const P: usize> Sequencer<P> {
     }
 
     /// Wrong on purpose, for the fault-injection test: an arrival starts
-    /// while streamed events are still in flight, so its refresh misses
-    /// their port marks and its probe may take their answers.
+    /// while a received PFC frame is still in flight, so its refresh
+    /// decides on a full walk without that pause's end.
     pub fn without_drain() -> Self {
         let mut sequencer = Self::default();
         sequencer.drain_enabled = Constant::new(false);
+        sequencer
+    }
+
+    /// Wrong on purpose, for the fault-injection test: the probe's answer
+    /// is taken as the buffer manager's first answer after the probe, which
+    /// is a streamed event's when one is in flight.
+    pub fn without_probe_pipe() -> Self {
+        let mut sequencer = Self::default();
+        sequencer.probe_by_pipe = Constant::new(false);
         sequencer
     }
 
@@ -352,9 +408,21 @@ impl<const P: usize> Logic for Sequencer<P> {
         }
         self.stream_valid[0].d.next = false;
         self.stream_kind[0].d.next = self.ev_kind.val();
-        self.drained.next = !(self.stream_valid[0].q.val() | self.stream_valid[1].q.val() | self.stream_valid[2].q.val()
-            | self.stream_valid[3].q.val() | self.stream_valid[4].q.val() | self.stream_valid[5].q.val())
+        self.drained.next = !((self.stream_valid[0].q.val() & (self.stream_kind[0].q.val() == self.kind_pfc_rx.val()))
+            | (self.stream_valid[1].q.val() & (self.stream_kind[1].q.val() == self.kind_pfc_rx.val()))
+            | (self.stream_valid[2].q.val() & (self.stream_kind[2].q.val() == self.kind_pfc_rx.val()))
+            | (self.stream_valid[3].q.val() & (self.stream_kind[3].q.val() == self.kind_pfc_rx.val()))
+            | (self.stream_valid[4].q.val() & (self.stream_kind[4].q.val() == self.kind_pfc_rx.val()))
+            | (self.stream_valid[5].q.val() & (self.stream_kind[5].q.val() == self.kind_pfc_rx.val())))
             | !self.drain_enabled.val();
+        // The probe's pipe: stage 0 the cycle after the probe, stage 3 its
+        // answer.
+        for k in 0..4 {
+            self.probe_pipe[k].clock.next = self.clock.val();
+        }
+        for k in 1..4 {
+            self.probe_pipe[k].d.next = self.probe_pipe[k - 1].q.val();
+        }
         // The arrival's tail: its command in flight to the buffer manager.
         for k in 0..4 {
             self.tail_valid[k].clock.next = self.clock.val();
@@ -364,6 +432,7 @@ impl<const P: usize> Logic for Sequencer<P> {
         }
         self.update_ahead.next = (self.tail_valid[0].q.val() | self.tail_valid[1].q.val() | self.tail_valid[2].q.val())
             & self.hold_enabled.val();
+        self.tx_start_waits.next = self.update_ahead.val() & ((self.tail_has_egress.val() & self.tx_same_port.val()) | self.tail_valid[2].q.val());
         self.finish.next = self.tail_valid[3].q.val();
         self.issue_decide.next = self.stream_valid[0].q.val() & (self.stream_kind[0].q.val() == self.kind_tx_start.val());
         self.issue_release.next = self.stream_valid[0].q.val() & (self.stream_kind[0].q.val() == self.kind_depart.val());
@@ -372,7 +441,8 @@ impl<const P: usize> Logic for Sequencer<P> {
         self.streamed_kind.next = self.stream_kind[5].q.val();
         self.ev_ready.next = (self.state.q.val() == SequencerState::Idle) & self.flowlet_ready.val() & !self.reset.val();
         self.accept.next = false;
-        self.issue_key.next = false;
+        self.issue_hash.next = false;
+        self.issue_probe.next = false;
         self.latch_probe.next = false;
         self.query_valid.next = false;
         self.query_port.next = self.walk_step.q.val();
@@ -389,8 +459,11 @@ impl<const P: usize> Logic for Sequencer<P> {
                 if self.ev_valid.val() & self.ev_ready.val() {
                     self.accept.next = true;
                     if self.ev_kind.val() == self.kind_arrive.val() {
+                        // The hash needs nothing but the key: it goes now.
+                        self.issue_hash.next = true;
+                        self.hash_done.d.next = false;
                         self.state.d.next = SequencerState::Start;
-                    } else if (self.ev_kind.val() == self.kind_tx_start.val()) & self.update_ahead.val() {
+                    } else if (self.ev_kind.val() == self.kind_tx_start.val()) & self.tx_start_waits.val() {
                         self.state.d.next = SequencerState::HoldTxStart;
                     } else {
                         self.stream_valid[0].d.next = true;
@@ -401,9 +474,8 @@ impl<const P: usize> Logic for Sequencer<P> {
                 // The refresh needs neither the hash nor the ingress's
                 // answer: it walks while both are worked out.
                 if self.drained.val() {
-                    self.issue_key.next = true;
+                    self.issue_probe.next = true;
                     self.refused_flag.d.next = false;
-                    self.hash_done.d.next = false;
                     self.probe_pending.d.next = true;
                     self.walk_step.d.next = 0.into();
                     self.state.d.next = SequencerState::WalkDirty;
@@ -467,16 +539,20 @@ impl<const P: usize> Logic for Sequencer<P> {
         if self.hash_answered.val() {
             self.hash_done.d.next = true;
         }
-        // The probe answers while the refresh walks. The buffer manager's
-        // only other answer then is the last arrival's, in its `finish`
-        // cycle (streamed events are out before an arrival starts).
-        if self.probe_answered.val() & self.probe_pending.q.val() & !self.tail_valid[3].q.val() {
+        // The probe answers while the refresh walks, B cycles after it was
+        // issued; the buffer manager's other answers around it are those
+        // of the streamed events taken before the arrival and the last
+        // arrival's.
+        self.probe_due.next = (self.probe_pipe[3].q.val() & self.probe_by_pipe.val())
+            | (self.probe_answered.val() & !self.tail_valid[3].q.val() & !self.probe_by_pipe.val());
+        if self.probe_due.val() & self.probe_pending.q.val() {
             self.latch_probe.next = true;
             self.refused_flag.d.next = self.ingress_refused.val();
             self.probe_pending.d.next = false;
         }
         self.query_pipe_valid[0].d.next = self.query_valid.val();
         self.tail_valid[0].d.next = self.issue_arrival.val();
+        self.probe_pipe[0].d.next = self.issue_probe.val();
         self.query_pipe_port[0].d.next = self.query_port.val();
         if self.reset.val() {
             self.state.d.next = SequencerState::Idle;
@@ -486,6 +562,7 @@ impl<const P: usize> Logic for Sequencer<P> {
             }
             for k in 0..4 {
                 self.tail_valid[k].d.next = false;
+                self.probe_pipe[k].d.next = false;
             }
         }
     }

@@ -115,13 +115,18 @@
 //! at 6.9-7.2 ns (these routes are of the build before the arrival
 //! followed streamed events at once and the key went to the hash as the
 //! arrival is taken; those changes add a few registers and comparisons
-//! away from those paths). An arrival takes the datapath for 24 cycles or
+//! away from those paths. This build at 128 ports, speed 8, routed Dec 6,
+//! late: 58.2 MHz, the buffer manager's decision `s1_in_address` ->
+//! `s2_trimmed_dscp` at 16.9 ns and the twelve slowest registers all in
+//! the buffer manager, which is placed anew each time; 25,803 LUT4, 16,994
+//! FF). An arrival takes the datapath for 24 cycles or
 //! more and a streamed event for one, so at 61.0 MHz about 2.5 M
 //! arrivals/s; the default scenario's trace (a third arrivals) takes
 //! 11,632,222 cycles for 1,174,871 events, counted exactly by the
 //! co-simulation's schedule (`cargo bench --bench replay_engines`): 6.16 M
-//! events/s at that clock (12,479,000 cycles, 5.74 M events/s, before
-//! those two changes). The
+//! events/s at that clock, 5.88 M at this build's own 58.2 MHz
+//! (12,478,997 cycles, 5.74 M events/s at 61.0 MHz, before those two
+//! changes). The
 //! model's 128 flow tables do not fit this
 //! device beside the rest: their 64 Ki slots of 57 bits need at least 204
 //! of its 208 DP16KD.

@@ -244,6 +244,8 @@ pub struct Sequencer<const P: usize> {
     /// stage 0 is the command's cycle, stage 5 the answer's.
     stream_valid: [DFF<Bit>; STREAM_STAGES],
     stream_kind: [DFF<Bits<2>>; STREAM_STAGES],
+    /// A received PFC frame is in the streamed events' pipe.
+    pfc_in_flight: Signal<Local, Bit>,
     /// No received PFC frame is in flight: its pause's end has reached the
     /// port refresh.
     drained: Signal<Local, Bit>,
@@ -328,6 +330,7 @@ impl<const P: usize> Default for Sequencer<P> {
             refresh_written: Default::default(),
             stream_valid: Default::default(),
             stream_kind: Default::default(),
+            pfc_in_flight: Default::default(),
             drained: Default::default(),
             tail_valid: Default::default(),
             update_ahead: Default::default(),
@@ -408,13 +411,13 @@ impl<const P: usize> Logic for Sequencer<P> {
         }
         self.stream_valid[0].d.next = false;
         self.stream_kind[0].d.next = self.ev_kind.val();
-        self.drained.next = !((self.stream_valid[0].q.val() & (self.stream_kind[0].q.val() == self.kind_pfc_rx.val()))
-            | (self.stream_valid[1].q.val() & (self.stream_kind[1].q.val() == self.kind_pfc_rx.val()))
-            | (self.stream_valid[2].q.val() & (self.stream_kind[2].q.val() == self.kind_pfc_rx.val()))
-            | (self.stream_valid[3].q.val() & (self.stream_kind[3].q.val() == self.kind_pfc_rx.val()))
-            | (self.stream_valid[4].q.val() & (self.stream_kind[4].q.val() == self.kind_pfc_rx.val()))
-            | (self.stream_valid[5].q.val() & (self.stream_kind[5].q.val() == self.kind_pfc_rx.val())))
-            | !self.drain_enabled.val();
+        self.pfc_in_flight.next = false;
+        for k in 0..6 {
+            if self.stream_valid[k].q.val() & (self.stream_kind[k].q.val() == self.kind_pfc_rx.val()) {
+                self.pfc_in_flight.next = true;
+            }
+        }
+        self.drained.next = !self.pfc_in_flight.val() | !self.drain_enabled.val();
         // The probe's pipe: stage 0 the cycle after the probe, stage 3 its
         // answer.
         for k in 0..4 {

@@ -60,7 +60,7 @@ fn measure() {
     let started = Instant::now();
     let (cycles, coverage) = Datapath128::new(128).cycles(switch(), IDENTITY, &events).expect("the datapath takes the trace");
     let first = Datapath128::first_event_cycle();
-    let mhz: f64 = std::env::var("SSWITCH_DATAPATH_MHZ").ok().and_then(|v| v.parse().ok()).unwrap_or(61.0);
+    let mhz: f64 = setting("SSWITCH_DATAPATH_MHZ", 61.0, "a clock in MHz above 0", |m: &f64| m.is_finite() && *m > 0.0);
     let event_cycles = cycles - first;
     println!(
         "datapath schedule: {cycles} cycles ({event_cycles} after the sweep's {first}), {:.2} per event, {:.2} M events/s at {mhz} MHz (counted in {:.1} s)",
@@ -82,12 +82,28 @@ fn measure() {
     let c = compare_engines(&expected, &actual).expect("the engines agree");
     println!("  agreement: {c:?}");
 
-    let n: usize = std::env::var("SSWITCH_HDL_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000).min(lines.len());
+    let n: usize = setting("SSWITCH_HDL_LINES", 2_000, "a count of lines above 0", |n: &usize| *n > 0).min(lines.len());
     let mut hdl = hardware_engine(HardwareEngine::Hdl, &switch(), IDENTITY, 128).expect("the rust_hdl datapath");
     let started = Instant::now();
     let actual = replay_lines(hdl.as_mut(), &lines[..n]).expect("valid lines");
     report(&format!("hdl (rust_hdl), first {n} events"), n, started.elapsed().as_secs_f64());
     compare_engines(&expected[..actual.len()], &actual).expect("the engines agree");
+}
+
+/// The environment variable `name` read as a `T` that passes `valid`, or
+/// `default` when it is not set; any other value stops the benchmark with
+/// one line naming the variable, its value and the rule.
+fn setting<T: std::str::FromStr>(name: &str, default: T, rule: &str, valid: impl Fn(&T) -> bool) -> T {
+    match std::env::var(name) {
+        Err(_) => default,
+        Ok(text) => match text.parse::<T>() {
+            Ok(value) if valid(&value) => value,
+            _ => {
+                eprintln!("{name} = {text:?}: must be {rule}");
+                std::process::exit(2);
+            }
+        },
+    }
 }
 
 fn report(engine: &str, events: usize, seconds: f64) {

@@ -94,16 +94,10 @@ fn measure() {
 /// `default` when it is not set; any other value stops the benchmark with
 /// one line naming the variable, its value and the rule.
 fn setting<T: std::str::FromStr>(name: &str, default: T, rule: &str, valid: impl Fn(&T) -> bool) -> T {
-    match std::env::var(name) {
-        Err(_) => default,
-        Ok(text) => match text.parse::<T>() {
-            Ok(value) if valid(&value) => value,
-            _ => {
-                eprintln!("{name} = {text:?}: must be {rule}");
-                std::process::exit(2);
-            }
-        },
-    }
+    testbench::settings::setting(name, default, rule, valid).unwrap_or_else(|line| {
+        eprintln!("{line}");
+        std::process::exit(2);
+    })
 }
 
 fn report(engine: &str, events: usize, seconds: f64) {

@@ -9,7 +9,7 @@ use reference::replay::Replayer;
 use serde_json::{json, Value};
 
 fn cases() -> u32 {
-    std::env::var("SSWITCH_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
+    testbench::proptest_cases(512)
 }
 
 #[test]

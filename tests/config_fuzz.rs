@@ -6,7 +6,7 @@ use reference::BufferPlan;
 use serde_json::{json, Value};
 
 fn cases() -> u32 {
-    std::env::var("SSWITCH_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
+    testbench::proptest_cases(512)
 }
 
 const KEYS: &[&str] = &["value", "type", "unit", "SharedBufferManager", "EcnHandler", "PoolAllocationMap",

@@ -68,7 +68,7 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 const CASE_MEMORY_BYTES: usize = 256 << 20;
 
 fn cases() -> u32 {
-    std::env::var("SSWITCH_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000)
+    testbench::settings::case_count_setting("SSWITCH_FUZZ_CASES", 100_000)
 }
 
 fn runner() -> TestRunner {

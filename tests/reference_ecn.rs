@@ -5,7 +5,7 @@ use reference::ecn_marker::{ewma_step, mark_decision, to_q16, EcnBand, EcnMarker
 use rust_decimal::Decimal;
 
 fn cases() -> u32 {
-    std::env::var("SSWITCH_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
+    testbench::proptest_cases(256)
 }
 
 /// Exact probability that a uniform 16-bit draw marks at `mean`.

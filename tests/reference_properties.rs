@@ -18,7 +18,7 @@ use reference::workload::{drive, Outcome, WorkloadSpec, WorkloadStats};
 use serde_json::{json, Value};
 
 fn cases(default: u32) -> u32 {
-    std::env::var("SSWITCH_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    testbench::proptest_cases(default)
 }
 
 #[derive(Clone, Debug)]
@@ -133,7 +133,7 @@ proptest! {
         prop_assert_eq!(&stats, &again, "same seed, same totals");
         prop_assert!(log == log_again, "same seed, same outcome for every event");
         prop_assert!(stats.events >= stats.arrivals + 2 * stats.admitted);
-        if std::env::var("SSWITCH_COUNT_EVENTS").is_ok() { eprintln!("EVENTS {}", 2 * stats.events); }
+        if testbench::settings::switch_setting("SSWITCH_COUNT_EVENTS") { eprintln!("EVENTS {}", 2 * stats.events); }
     }
 
     /// Lossless classes are never dropped when the three sizing conditions

@@ -286,7 +286,7 @@ pub fn first_mismatch<H: Harness>(harness: &H, trace: &Trace) -> Option<Mismatch
 /// (kept for the failing case), and with SSWITCH_KEEP_VCD=1 writes it
 /// for passing runs too.
 pub fn check<H: Harness>(harness: &H, trace: &Trace, test_name: &str) -> Result<(), Mismatch> {
-    let keep_all = std::env::var("SSWITCH_KEEP_VCD").is_ok_and(|v| v == "1");
+    let keep_all = crate::settings::switch_setting("SSWITCH_KEEP_VCD");
     let waves = keep_all.then(|| Waves::create::<H>(test_name));
     match run(harness, trace, waves) {
         Ok(waves) => {

@@ -26,15 +26,17 @@ pub mod output_registered_ram_bench;
 pub mod pause_time_bench;
 pub mod ram_leaf_checks;
 pub mod registered_forwarding_ram_bench;
+pub mod settings;
 pub mod switch_datapath_bench;
 pub mod twin_read_ram_bench;
 pub mod verilator;
 pub mod verilog_replay;
 pub mod waves;
 
-/// Proptest cases for a property: `SSWITCH_PROPTEST_CASES` or the default.
+/// Proptest cases for a property: `SSWITCH_PROPTEST_CASES` or the default;
+/// a value that is not a whole number above 0 fails the property.
 pub fn proptest_cases(default: u32) -> u32 {
-    std::env::var("SSWITCH_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    settings::case_count_setting("SSWITCH_PROPTEST_CASES", default)
 }
 
 /// A reproducible stimulus of at least `cycles` operations: draws from

@@ -337,7 +337,7 @@ fn parse_mismatch<H: Harness>(line: &str) -> Mismatch {
 /// `target/vcd/<test>.vcd` and its GTKWave view, kept for the failing case
 /// (with SSWITCH_KEEP_VCD=1, for passing runs too).
 pub fn check_verilated<H: Harness>(model: &VerilatedModel, trace: &Trace, test: &str) -> Result<usize, ReplayError> {
-    let keep_all = std::env::var("SSWITCH_KEEP_VCD").is_ok_and(|v| v == "1");
+    let keep_all = crate::settings::switch_setting("SSWITCH_KEEP_VCD");
     if keep_all {
         return run_with_waves::<H>(model, trace, test);
     }
@@ -360,7 +360,7 @@ pub fn run_with_waves<H: Harness>(model: &VerilatedModel, trace: &Trace, test: &
 /// Cycles of random stimulus each block's Verilator property runs in all:
 /// `SSWITCH_VERILATOR_CYCLES`, or a million.
 pub fn verilator_cycles() -> usize {
-    std::env::var("SSWITCH_VERILATOR_CYCLES").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000)
+    crate::settings::count_setting("SSWITCH_VERILATOR_CYCLES", 1_000_000)
 }
 
 /// Proptest-random stimulus through the model, case after case, until

@@ -215,7 +215,7 @@ fn the_full_block_gives_tables_to_the_first_128_sets_only() {
 /// compared; `SSWITCH_FLOWLET_CYCLES` scales it.
 #[test]
 fn rust_hdl_cosim_covers_a_hundred_thousand_random_cycles() {
-    let target: usize = std::env::var("SSWITCH_FLOWLET_CYCLES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let target = testbench::settings::count_setting("SSWITCH_FLOWLET_CYCLES", 100_000);
     let bench = SmallBench::default();
     let (mut traffic, mut seed, mut reached) = (0usize, 10u8, Coverage::default());
     while traffic < target {

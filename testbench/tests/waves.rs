@@ -44,7 +44,7 @@ fn a_failing_check_keeps_its_vcd_and_a_passing_one_writes_none() {
         let _ = std::fs::remove_file(old);
     }
     check(&bench, &trace, "passing_check").expect("co-simulation passes");
-    let keep_all = std::env::var("SSWITCH_KEEP_VCD").is_ok_and(|v| v == "1");
+    let keep_all = testbench::settings::switch_setting("SSWITCH_KEEP_VCD");
     assert_eq!(passing.exists(), keep_all, "{} with SSWITCH_KEEP_VCD={keep_all}", passing.display());
     let mut wrong = trace.clone();
     let last = wrong.expected.len() - 1;

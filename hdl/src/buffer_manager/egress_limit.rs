@@ -1,6 +1,6 @@
 //! The egress limit of a lossy queue (bit-exact with
 //! `reference::buffer_manager`): dynamic, `(alpha_q10 x free) >> 10` with
-//! `free = pool size - pool egress bytes` (0 when the pool is full), or the
+//! `free = pool size - pool egress bytes` (0 when the pool is over its size), or the
 //! pool's fixed limit. A dynamic limit past 32 bits saturates at
 //! `0xFFFF_FFFF`: the block answers `min(limit, 2^32 - 1)`, which compares
 //! with a 32-bit queue the way the reference's 64-bit limit does.
@@ -72,17 +72,20 @@ impl Default for EgressLimit {
 impl Logic for EgressLimit {
     #[hdl_gen]
     fn update(&mut self) {
+        // The multiplies take the difference as it leaves the carry chain;
+        // a full pool (the borrow) zeroes the limit after them, where the
+        // saturation is chosen anyway, instead of a mux before them.
         self.free_difference.next = bit_cast::<33, 32>(self.pool_size_bytes.val()) - bit_cast::<33, 32>(self.pool_egress_bytes.val());
         self.free_bytes.next = bit_cast::<32, 33>(self.free_difference.val());
-        if self.free_difference.val().get_bit(32) {
-            self.free_bytes.next = 0.into();
-        }
         self.alpha_hi_product.next = self.alpha_q10.val() * self.free_bytes.val().get_bits::<16>(16);
         self.alpha_lo_product.next = self.alpha_q10.val() * self.free_bytes.val().get_bits::<16>(0);
         self.dynamic_sum.next = bit_cast::<33, 32>(self.alpha_hi_product.val() << 6) + bit_cast::<33, 32>(self.alpha_lo_product.val() >> 10);
         self.dynamic_bytes.next = bit_cast::<32, 33>(self.dynamic_sum.val());
         if (self.alpha_hi_product.val() >= self.overflowing_hi_product.val()) | self.dynamic_sum.val().get_bit(32) {
             self.dynamic_bytes.next = self.saturated_limit.val();
+        }
+        if self.free_difference.val().get_bit(32) {
+            self.dynamic_bytes.next = 0.into();
         }
         // The output is assigned once (see `crate::forwarding_ram`).
         if self.dynamic_limit.val() {

@@ -344,7 +344,13 @@ pub struct BufferManager<const A: usize> {
     pause_now: Signal<Local, Bit>,
     pause_quanta_now: Signal<Local, Bits<16>>,
     resume_now: Signal<Local, Bit>,
-    from_headroom: Signal<Local, Bits<32>>,
+    /// A lossless release's bytes cover its port's headroom (which it
+    /// empties, the rest leaving the pool).
+    covers_headroom: Signal<Local, Bit>,
+    /// The ingress counter and the pool after a release that covers the
+    /// headroom: `+ headroom - bytes`.
+    ingress_after_cover: Signal<Local, Bits<32>>,
+    pool_after_cover: Signal<Local, Bits<32>>,
     trim_try: Signal<Local, Bit>,
     trim_drop: Signal<Local, Bits<3>>,
     trim_ok: Signal<Local, Bit>,
@@ -441,7 +447,8 @@ impl<const A: usize> BufferManager<A> {
             headroom_next: Default::default(), xoff_next: Default::default(), egress_next: Default::default(),
             port_next: Default::default(), pool_next: Default::default(), pool_egress_next: Default::default(),
             drop_code: Default::default(), went_headroom: Default::default(), pause_now: Default::default(), pause_quanta_now: Default::default(),
-            resume_now: Default::default(), from_headroom: Default::default(), trim_try: Default::default(),
+            resume_now: Default::default(), covers_headroom: Default::default(),
+            ingress_after_cover: Default::default(), pool_after_cover: Default::default(), trim_try: Default::default(),
             trim_drop: Default::default(), trim_ok: Default::default(), added_at_egress: Default::default(), counters_write: Default::default(),
             limit_fixed_now: Default::default(),
             ingress_write_address: Default::default(), ingress_write_data: Default::default(),
@@ -684,7 +691,6 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.went_headroom.next = false;
         self.pause_now.next = false;
         self.resume_now.next = false;
-        self.from_headroom.next = 0.into();
         // Ingress admission.
         self.ingress_drop.next = self.drop_none.val();
         if self.s1_arrival.q.val() {
@@ -753,22 +759,34 @@ impl<const A: usize> Logic for BufferManager<A> {
         if self.trim_ok.val() {
             self.port_next.next = self.port_ram.read_data.val() + self.trim_charge.val();
         }
-        // Release: headroom first, then the pool; resume below Xon.
+        // Release: headroom first, then the pool; resume below Xon. The
+        // headroom's share is min(bytes, headroom); the two cases are
+        // worked out side by side, so that the resume check is a sum of
+        // three and a compare, not a compare, a mux, two differences and a
+        // compare in a row.
+        self.covers_headroom.next = self.bytes32.val() >= self.headroom_ram.read_data.val();
+        self.ingress_after_cover.next = self.ingress_ram.read_data.val() + self.headroom_ram.read_data.val() - self.bytes32.val();
+        self.pool_after_cover.next = self.pool_now.val() + self.headroom_ram.read_data.val() - self.bytes32.val();
         if self.s1_release.q.val() {
             self.egress_next.next = self.egress_ram.read_data.val() - self.bytes32.val();
             self.port_next.next = self.port_ram.read_data.val() - self.bytes32.val();
             self.pool_egress_next.next = self.pool_egress_now.val() - self.bytes32.val();
+            self.ingress_next.next = self.ingress_ram.read_data.val() - self.bytes32.val();
+            self.pool_next.next = self.pool_now.val() - self.bytes32.val();
             if self.s1_lossless.q.val() {
-                self.from_headroom.next = self.headroom_ram.read_data.val();
-                if self.bytes32.val() < self.headroom_ram.read_data.val() {
-                    self.from_headroom.next = self.bytes32.val();
+                if self.covers_headroom.val() {
+                    self.headroom_next.next = 0.into();
+                    self.ingress_next.next = self.ingress_after_cover.val();
+                    self.pool_next.next = self.pool_after_cover.val();
+                } else {
+                    self.headroom_next.next = self.headroom_ram.read_data.val() - self.bytes32.val();
+                    self.ingress_next.next = self.ingress_ram.read_data.val();
+                    self.pool_next.next = self.pool_now.val();
                 }
             }
-            self.headroom_next.next = self.headroom_ram.read_data.val() - self.from_headroom.val();
-            self.ingress_next.next = self.ingress_ram.read_data.val() - (self.bytes32.val() - self.from_headroom.val());
-            self.pool_next.next = self.pool_now.val() - (self.bytes32.val() - self.from_headroom.val());
-            if self.s1_lossless.q.val() & self.xoff_ram.read_data.val() & (self.headroom_next.val() == 0)
-                & (self.ingress_next.val() <= self.regs.xon_bytes.val())
+            // The headroom is left empty exactly when the bytes cover it.
+            if self.s1_lossless.q.val() & self.xoff_ram.read_data.val() & self.covers_headroom.val()
+                & (self.ingress_after_cover.val() <= self.regs.xon_bytes.val())
             {
                 self.resume_now.next = true;
                 self.xoff_next.next = false;

@@ -96,15 +96,16 @@
 //! ```
 //!
 //! Fmax and size (LFE5U-85F, out of context, seed 1, Yosys 0.23, nextpnr-ecp5
-//! 0.11): 16 ports 62.3 MHz at speed 8, 44.5 MHz at speed 6, 9,252 LUT4,
-//! 4,360 FF, 20 DP16KD, 18 MULT18X18D, 1,300 CCU2C; 128 ports 63.2 and
-//! 47.6 MHz, 8,638 LUT4, 4,400 FF, 43 DP16KD. No one path sets the pace:
-//! at 16 ports, speed 8, the look-ahead's stage C2 (a candidate's free
-//! bytes, the alpha multiply, the sum: 16.1 ns), the Xoff RAMs (15.7), the
-//! pool registers and the counters' forwarding (15.0-15.2) and the pause's
-//! length (`pause_time`, 14.5) are all within 1.6 ns; at 128 ports the
-//! pool registers lead. Before the pause's length moved to C2 (60.2 MHz),
-//! its multiply in stage D into the re-send's due time set the pace.
+//! 0.11): 16 ports 62.7 MHz at speed 8, 9,225 LUT4, 4,360 FF, 20 DP16KD,
+//! 18 MULT18X18D, 1,316 CCU2C; 128 ports 57.2 MHz, 8,373 LUT4, 4,400 FF,
+//! 43 DP16KD (speed 6, the build before: 44.5 and 47.6 MHz). The arrival's
+//! decision in D sets the pace at both sizes (the pool's counter mux, the
+//! checks, trimming, the next values into the pool registers and the
+//! counters' forwarding: at 16 ports all twelve slowest registers). The
+//! dynamic limit's clamp after its multiply and a release's headroom share
+//! as two cases took the look-ahead's C2 (16.05 ns) and the Xoff RAMs'
+//! inputs (15.73) out of the slowest twelve; before the pause's length
+//! moved to C2 (60.2 MHz), its multiply in stage D set the pace.
 //!
 //! Drop reasons are [`DropCode`] values.
 

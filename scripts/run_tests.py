@@ -97,14 +97,21 @@ def priority(durations):
 
 
 def run(binary, env):
+    """Runs one binary; prints its output whole with the wall-clock time and
+    the processor time it and its children (Yosys, nextpnr, Verilator) used,
+    which is what it costs the machine whatever ran beside it."""
     name, exe, crate_dir = binary
     started = time.monotonic()
-    done = subprocess.run([exe], cwd=crate_dir, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, errors="replace")
+    child = subprocess.Popen([exe], cwd=crate_dir, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)
+    out = child.stdout.read().decode(errors="replace")
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
     elapsed = time.monotonic() - started
-    print(f"\n===== {name}: {'ok' if done.returncode == 0 else 'FAILED'} "
-          f"in {elapsed:.1f} s ({exe})\n{done.stdout}", flush=True)
-    return name, done.returncode, elapsed
+    cpu = usage.ru_utime + usage.ru_stime
+    print(f"\n===== {name}: {'ok' if child.returncode == 0 else 'FAILED'} "
+          f"in {elapsed:.1f} s, processor {cpu:.1f} s ({exe})\n{out}", flush=True)
+    return name, child.returncode, elapsed
 
 
 def main():

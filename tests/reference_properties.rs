@@ -17,10 +17,6 @@ use reference::switch::Switch;
 use reference::workload::{drive, Outcome, WorkloadSpec, WorkloadStats};
 use serde_json::{json, Value};
 
-fn cases(default: u32) -> u32 {
-    testbench::proptest_cases(default)
-}
-
 #[derive(Clone, Debug)]
 struct Setup {
     changes: Vec<(&'static str, Value, Option<&'static str>)>,
@@ -119,7 +115,7 @@ fn check_conservation(sw: &Switch, s: &WorkloadStats) -> Result<(), TestCaseErro
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(40), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: testbench::proptest_cases(40), ..ProptestConfig::default() })]
 
     /// 40 cases, each run twice, of 12,000 arrival attempts (with their
     /// transmissions, departures and PFC frames, well over 10^6 events in
@@ -230,7 +226,7 @@ mod resend_sweep {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(cases(48)))]
+        #![proptest_config(ProptestConfig::with_cases(testbench::proptest_cases(48)))]
 
         #[test]
         fn sweep_sends_what_falls_due(mut pauses in prop::collection::vec((0usize..16, 0u64..2_000), 1..40)) {

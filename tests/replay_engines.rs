@@ -32,21 +32,45 @@ fn traced(name: &str, duration_ps: Option<u64>) -> (Vec<String>, impl Fn() -> Sw
     (lines, switch)
 }
 
+/// Where a replay's time goes (shown with `--nocapture`): the suite's
+/// longest binary is this one, so its phases are worth seeing.
+struct Phases {
+    last: std::time::Instant,
+    laps: String,
+}
+
+impl Phases {
+    fn start() -> Phases {
+        Phases { last: std::time::Instant::now(), laps: String::new() }
+    }
+
+    fn lap(&mut self, phase: &str) {
+        let now = std::time::Instant::now();
+        self.laps += &format!("{}{phase} {:.1}", if self.laps.is_empty() { "" } else { ", " }, (now - self.last).as_secs_f64());
+        self.last = now;
+    }
+}
+
 fn replay_both(name: &str, engine: HardwareEngine, tables: usize, limit: Option<usize>) -> EngineComparison {
     // full-load runs 1 ms of a 128-port switch at full load, 4.7 M events
     // (minutes through Verilator); its first 50 us keep the suite short.
     let duration_ps = (name == "full-load").then_some(50_000_000);
+    let mut clock = Phases::start();
     let (mut lines, switch) = traced(name, duration_ps);
     if let Some(n) = limit {
         lines.truncate(n);
     }
+    clock.lap("trace");
     let mut reference = Replayer::new(switch());
     let expected: Vec<Value> = lines.iter().filter_map(|l| reference.line(l).unwrap()).collect();
+    clock.lap("reference");
     let mut hardware = hardware_engine(engine, &switch(), identity(), tables).unwrap_or_else(|e| panic!("{e}"));
-    let started = std::time::Instant::now();
+    clock.lap("build");
     let actual: Vec<Value> = replay_lines(hardware.as_mut(), &lines).unwrap_or_else(|e| panic!("{name}: {e}"));
+    clock.lap("replay");
     let comparison = compare_engines(&expected, &actual).unwrap_or_else(|e| panic!("{name} through {engine:?}: {e}"));
-    eprintln!("{name} through {engine:?}: {comparison:?} in {:.1} s", started.elapsed().as_secs_f64());
+    clock.lap("compare");
+    eprintln!("{name} through {engine:?}: {comparison:?}; seconds: {}", clock.laps);
     comparison
 }
 

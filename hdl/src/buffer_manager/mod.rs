@@ -50,7 +50,8 @@
 //! the same counters. The stages: I registers the inputs; C1 classifies,
 //! reads the counter RAMs and starts the egress limits of every way the two
 //! events ahead can turn out ([`limit_lookahead`]); C2 registers the RAMs'
-//! data (a register on each RAM's output) and finishes those limits; D forwards the
+//! data (a register on each RAM's output), finishes those limits and picks
+//! the event's pool counters as the decision in D leaves them; D forwards the
 //! two writes the reads missed (`crate::registered_forwarding_ram`),
 //! decides and writes; the result follows. Everything after I is
 //! the inputs delayed by two cycles (reset, configuration, query and time
@@ -294,6 +295,11 @@ pub struct BufferManager<const A: usize> {
     s1_port_address: DFF<Bits<A>>,
     s1_pool: DFF<Bits<3>>,
     s1_pool_size: DFF<Bits<32>>,
+    /// The event's pool counters (bytes) as the decision before it leaves
+    /// them: picked in C2 with that decision forwarded, so that stage D
+    /// starts from a register instead of an 8:1 mux of the pool registers.
+    s1_pool_bytes: DFF<Bits<32>>,
+    s1_pool_egress_bytes: DFF<Bits<32>>,
     s1_tc: DFF<Bits<3>>,
     s1_lossless: DFF<Bit>,
     s1_trimmable: DFF<Bit>,
@@ -330,6 +336,8 @@ pub struct BufferManager<const A: usize> {
     ev_eg_address: Signal<Local, Bits<A>>,
     pool_now: Signal<Local, Bits<32>>,
     pool_egress_now: Signal<Local, Bits<32>>,
+    pool_after: Signal<Local, Bits<32>>,
+    pool_egress_after: Signal<Local, Bits<32>>,
     ingress_drop: Signal<Local, Bits<3>>,
     egress_drop: Signal<Local, Bits<3>>,
     bytes32: Signal<Local, Bits<32>>,
@@ -431,7 +439,7 @@ impl<const A: usize> BufferManager<A> {
             c1_in_address: Default::default(), c1_eg_address: Default::default(),
             s1_arrival: Default::default(), s1_probe: Default::default(), s1_release: Default::default(), s1_in_address: Default::default(),
             s1_eg_address: Default::default(), s1_port_address: Default::default(), s1_pool: Default::default(),
-            s1_pool_size: Default::default(), s1_tc: Default::default(), s1_lossless: Default::default(),
+            s1_pool_size: Default::default(), s1_pool_bytes: Default::default(), s1_pool_egress_bytes: Default::default(), s1_tc: Default::default(), s1_lossless: Default::default(),
             s1_trimmable: Default::default(), s1_bytes: Default::default(), s1_pfc: Default::default(),
             s1_classes: Default::default(), s1_now: Default::default(),
             s2_valid: Default::default(), s2_release: Default::default(), s2_admitted: Default::default(),
@@ -443,7 +451,8 @@ impl<const A: usize> BufferManager<A> {
             s2_trimmed_dscp: Default::default(),
             in_pool_used: Default::default(), in_pool_egress: Default::default(), c1_charged_bytes: Default::default(),
             ev_in_address: Default::default(), ev_eg_address: Default::default(),
-            pool_now: Default::default(), pool_egress_now: Default::default(), ingress_drop: Default::default(),
+            pool_now: Default::default(), pool_egress_now: Default::default(),
+            pool_after: Default::default(), pool_egress_after: Default::default(), ingress_drop: Default::default(),
             egress_drop: Default::default(), bytes32: Default::default(), ingress_next: Default::default(),
             headroom_next: Default::default(), xoff_next: Default::default(), egress_next: Default::default(),
             port_next: Default::default(), pool_next: Default::default(), pool_egress_next: Default::default(),
@@ -477,7 +486,7 @@ impl<const A: usize> Logic for BufferManager<A> {
             c1_reset, c1_cfg_write, c1_cfg_address, c1_cfg_data, c1_arrival, c1_probe, c1_release, c1_ingress_port,
             c1_egress_port, c1_bytes, c1_lossless, c1_pfc, c1_classes, c1_quanta, c1_now, c1_query_port,
             c1_tc, c1_pool, c1_class_lossless, c1_retransmit, c1_trimmable, c1_in_address, c1_eg_address,
-            s1_arrival, s1_probe, s1_release, s1_in_address, s1_eg_address, s1_port_address, s1_pool, s1_pool_size, s1_tc,
+            s1_arrival, s1_probe, s1_release, s1_in_address, s1_eg_address, s1_port_address, s1_pool, s1_pool_size, s1_pool_bytes, s1_pool_egress_bytes, s1_tc,
             s1_lossless, s1_trimmable, s1_bytes, s1_pfc, s1_classes, s1_now,
             s2_valid, s2_release, s2_admitted, s2_drop, s2_headroom, s2_tc, s2_pool, s2_lossless, s2_bytes, s2_queue,
             s2_pause, s2_resume, s2_classes, s2_pfc, s2_until, s2_query, s2_query_expiry, s2_query_bytes, s2_trimmed, s2_trimmed_dscp);
@@ -667,15 +676,9 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.pause_time.quantum_q16.next = self.quantum_ram.read_data_a.val();
         self.pause_time.delay_ns.next = self.delay_ram.read_data_a.val();
         self.s1_now.d.next = self.c1_now.q.val();
-        // Stage D: the pool's counters.
-        self.pool_now.next = self.pool_bytes[0].q.val();
-        self.pool_egress_now.next = self.pool_egress_bytes[0].q.val();
-        for p in 1..8 {
-            if self.s1_pool.q.val().index() == p {
-                self.pool_now.next = self.pool_bytes[p].q.val();
-                self.pool_egress_now.next = self.pool_egress_bytes[p].q.val();
-            }
-        }
+        // Stage D: the pool's counters (picked in C2, below).
+        self.pool_now.next = self.s1_pool_bytes.q.val();
+        self.pool_egress_now.next = self.s1_pool_egress_bytes.q.val();
         self.group.pool.next = self.s1_pool.q.val();
         self.group.uet_policy.next = self.regs.uet_policy.val();
         self.group.tc_pool.next = self.regs.tc_pool.val();
@@ -859,6 +862,26 @@ impl<const A: usize> Logic for BufferManager<A> {
             self.pool_bytes[1].d.next = self.pool_bytes[1].q.val() + self.trim_charge.val();
             self.pool_egress_bytes[1].d.next = self.pool_egress_bytes[1].q.val() + self.trim_charge.val();
         }
+        // Stage C2: the next event's pool counters as this decision leaves
+        // them (the same writes as above, forwarded).
+        self.pool_after.next = self.pool_bytes[0].q.val();
+        self.pool_egress_after.next = self.pool_egress_bytes[0].q.val();
+        for p in 1..8 {
+            if self.c1_pool.q.val().index() == p {
+                self.pool_after.next = self.pool_bytes[p].q.val();
+                self.pool_egress_after.next = self.pool_egress_bytes[p].q.val();
+            }
+        }
+        if self.counters_write.val() & (self.s1_pool.q.val() == self.c1_pool.q.val()) {
+            self.pool_after.next = self.pool_next.val();
+            self.pool_egress_after.next = self.pool_egress_next.val();
+        }
+        if self.trim_ok.val() & !self.c1_reset.q.val() & (self.c1_pool.q.val() == self.trim_pool.val()) {
+            self.pool_after.next = self.pool_bytes[1].q.val() + self.trim_charge.val();
+            self.pool_egress_after.next = self.pool_egress_bytes[1].q.val() + self.trim_charge.val();
+        }
+        self.s1_pool_bytes.d.next = self.pool_after.val();
+        self.s1_pool_egress_bytes.d.next = self.pool_egress_after.val();
         // The re-send sweep; a pause sent now sets the pair's first re-send.
         self.sweep.clock.next = self.clock.val();
         self.sweep.reset.next = self.c1_reset.q.val();

@@ -1,6 +1,7 @@
 //! The buffer manager's egress-limit sub-block against the reference's
 //! rule (`BufferManager::egress_limit_bytes`): `(alpha_q10 x free) >> 10`
-//! with `free = size - pool egress` (0 when full), saturating at
+//! with `free = size - pool egress` (0 when full; the block takes the
+//! difference, summed ahead by the look-ahead), saturating at
 //! 0xFFFF_FFFF in the block's 32 bits; the fixed limit otherwise.
 
 use hdl::buffer_manager::egress_limit::EgressLimit;
@@ -13,11 +14,15 @@ fn hardware(dynamic: bool, alpha_q10: u16, size: u32, egress: u32, fixed: u32) -
     uut.connect_all();
     uut.dynamic_limit.next = dynamic;
     uut.alpha_q10.next = (alpha_q10 as u64).into();
-    uut.pool_size_bytes.next = (size as u64).into();
-    uut.pool_egress_bytes.next = (egress as u64).into();
+    uut.free_difference.next = free_difference(size, egress).into();
     uut.fixed_limit_bytes.next = (fixed as u64).into();
     assert!(simulate(&mut uut, 100), "egress limit did not settle");
     uut.limit_bytes.val().to_u64() as u32
+}
+
+/// `size - egress` as the block takes it: 33-bit two's complement.
+fn free_difference(size: u32, egress: u32) -> u64 {
+    (size as i64 - egress as i64) as u64 & ((1 << 33) - 1)
 }
 
 /// The reference's limit, as the block's 32 bits hold it.

@@ -5,6 +5,10 @@
 //! `0xFFFF_FFFF`: the block answers `min(limit, 2^32 - 1)`, which compares
 //! with a 32-bit queue the way the reference's 64-bit limit does.
 //!
+//! The caller gives `pool size - pool egress bytes` as a 33-bit two's
+//! complement difference (the look-ahead sums it ahead of time, see
+//! [`super::limit_lookahead`]): bit 32 set means the pool is over its size.
+//!
 //! The product comes from two 16 x 16 multiplies (rust_hdl has no wider
 //! one): `alpha x free_hi << 6` plus `alpha x free_lo >> 10`, summed in 33
 //! bits. The limit is past 32 bits when the high product reaches 2^26 (its
@@ -13,7 +17,7 @@
 //!
 //! Ports (combinational, no clock):
 //! * configuration: `dynamic_limit`, `alpha_q10` (alpha in Q6.10)
-//! * pool: `pool_size_bytes`, `pool_egress_bytes`, `fixed_limit_bytes`
+//! * pool: `free_difference` (size - egress bytes, 33 bits), `fixed_limit_bytes`
 //!   (the limit when not dynamic: the caller picks the fixed or the
 //!   retransmit limit)
 //! * limit: `limit_bytes`
@@ -31,14 +35,12 @@ pub struct EgressLimit {
     pub dynamic_limit: Signal<In, Bit>,
     pub alpha_q10: Signal<In, Bits<16>>,
     // pool
-    pub pool_size_bytes: Signal<In, Bits<32>>,
-    pub pool_egress_bytes: Signal<In, Bits<32>>,
+    /// `pool size - pool egress bytes` in 33 bits: bit 32 is the borrow
+    /// (the pool is over its size).
+    pub free_difference: Signal<In, Bits<33>>,
     pub fixed_limit_bytes: Signal<In, Bits<32>>,
     // limit
     pub limit_bytes: Signal<Out, Bits<32>>,
-    /// `pool size - pool egress bytes` in 33 bits: bit 32 is the borrow
-    /// (the pool is over its size), so one carry chain gives both.
-    free_difference: Signal<Local, Bits<33>>,
     free_bytes: Signal<Local, Bits<32>>,
     dynamic_sum: Signal<Local, Bits<33>>,
     dynamic_bytes: Signal<Local, Bits<32>>,
@@ -53,11 +55,9 @@ impl Default for EgressLimit {
         EgressLimit {
             dynamic_limit: Default::default(),
             alpha_q10: Default::default(),
-            pool_size_bytes: Default::default(),
-            pool_egress_bytes: Default::default(),
+            free_difference: Default::default(),
             fixed_limit_bytes: Default::default(),
             limit_bytes: Default::default(),
-            free_difference: Default::default(),
             free_bytes: Default::default(),
             dynamic_sum: Default::default(),
             dynamic_bytes: Default::default(),
@@ -72,10 +72,9 @@ impl Default for EgressLimit {
 impl Logic for EgressLimit {
     #[hdl_gen]
     fn update(&mut self) {
-        // The multiplies take the difference as it leaves the carry chain;
-        // a full pool (the borrow) zeroes the limit after them, where the
+        // The multiplies take the difference's low 32 bits as they are; a
+        // full pool (the borrow) zeroes the limit after them, where the
         // saturation is chosen anyway, instead of a mux before them.
-        self.free_difference.next = bit_cast::<33, 32>(self.pool_size_bytes.val()) - bit_cast::<33, 32>(self.pool_egress_bytes.val());
         self.free_bytes.next = bit_cast::<32, 33>(self.free_difference.val());
         self.alpha_hi_product.next = self.alpha_q10.val() * self.free_bytes.val().get_bits::<16>(16);
         self.alpha_lo_product.next = self.alpha_q10.val() * self.free_bytes.val().get_bits::<16>(0);

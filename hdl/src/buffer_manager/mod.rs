@@ -97,16 +97,15 @@
 //! ```
 //!
 //! Fmax and size (LFE5U-85F, out of context, seed 1, Yosys 0.23, nextpnr-ecp5
-//! 0.11): 16 ports 62.7 MHz at speed 8, 9,225 LUT4, 4,360 FF, 20 DP16KD,
-//! 18 MULT18X18D, 1,316 CCU2C; 128 ports 57.2 MHz, 8,373 LUT4, 4,400 FF,
-//! 43 DP16KD (speed 6, the build before: 44.5 and 47.6 MHz). The arrival's
-//! decision in D sets the pace at both sizes (the pool's counter mux, the
-//! checks, trimming, the next values into the pool registers and the
-//! counters' forwarding: at 16 ports all twelve slowest registers). The
-//! dynamic limit's clamp after its multiply and a release's headroom share
-//! as two cases took the look-ahead's C2 (16.05 ns) and the Xoff RAMs'
-//! inputs (15.73) out of the slowest twelve; before the pause's length
-//! moved to C2 (60.2 MHz), its multiply in stage D set the pace.
+//! 0.11): 16 ports 66.4 MHz at speed 8, 9,863 LUT4, 4,424 FF, 20 DP16KD,
+//! 18 MULT18X18D, 1,316 CCU2C; 128 ports 60.6 MHz, 8,232 LUT4, 4,464 FF,
+//! 43 DP16KD (speed 6: see the README). Since C2 picks the pool counters,
+//! the look-ahead sets the pace: at 16 ports its stage C2 (a candidate's
+//! free bytes, the multiply and the clamp, 15.1 ns) and C1 (the candidates'
+//! sums, 15.1), at 128 ports C1 from the classification (16.5 ns) and the
+//! C2 pick itself (16.4). Before, the arrival's decision in D set the pace
+//! (62.7 and 57.2 MHz): the 8:1 mux of pool registers at its start, the
+//! checks, trimming and the next values into the pool registers.
 //!
 //! Drop reasons are [`DropCode`] values.
 
@@ -330,7 +329,6 @@ pub struct BufferManager<const A: usize> {
     s2_trimmed_dscp: DFF<Bits<6>>,
     // combinational intermediates
     in_pool_used: Signal<Local, Bits<3>>,
-    in_pool_egress: Signal<Local, Bits<32>>,
     c1_charged_bytes: Signal<Local, Bits<16>>,
     ev_in_address: Signal<Local, Bits<A>>,
     ev_eg_address: Signal<Local, Bits<A>>,
@@ -449,7 +447,7 @@ impl<const A: usize> BufferManager<A> {
             s2_classes: Default::default(), s2_pfc: Default::default(), s2_until: Default::default(),
             s2_query: Default::default(), s2_query_expiry: Default::default(), s2_query_bytes: Default::default(), s2_trimmed: Default::default(),
             s2_trimmed_dscp: Default::default(),
-            in_pool_used: Default::default(), in_pool_egress: Default::default(), c1_charged_bytes: Default::default(),
+            in_pool_used: Default::default(), c1_charged_bytes: Default::default(),
             ev_in_address: Default::default(), ev_eg_address: Default::default(),
             pool_now: Default::default(), pool_egress_now: Default::default(),
             pool_after: Default::default(), pool_egress_after: Default::default(), ingress_drop: Default::default(),
@@ -558,12 +556,6 @@ impl<const A: usize> Logic for BufferManager<A> {
             self.in_pool_used.next = self.classify.pool.val();
         }
         self.early_regs.pool_select.next = self.in_pool_used.val();
-        self.in_pool_egress.next = self.pool_egress_bytes[0].q.val();
-        for p in 1..8 {
-            if self.in_pool_used.val().index() == p {
-                self.in_pool_egress.next = self.pool_egress_bytes[p].q.val();
-            }
-        }
         // What the event one ahead (now in C2) is charged.
         self.c1_charged_bytes.next = self.c1_bytes.q.val();
         if self.c1_arrival.q.val() & (self.c1_bytes.q.val() < self.min_charge.val()) {
@@ -573,10 +565,10 @@ impl<const A: usize> Logic for BufferManager<A> {
         // (two ahead) and the event in C2 (one ahead).
         self.lookahead.clock.next = self.clock.val();
         self.lookahead.pool.next = self.in_pool_used.val();
-        self.lookahead.pool_egress_bytes.next = self.in_pool_egress.val();
-        self.lookahead.pool_size_bytes.next = self.early_regs.pool_size_bytes.val();
-        self.lookahead.pool1_egress_bytes.next = self.pool_egress_bytes[1].q.val();
-        self.lookahead.pool1_size_bytes.next = self.early_regs.pool1_size_bytes.val();
+        for p in 0..8 {
+            self.lookahead.pool_size_of[p].next = self.early_regs.pool_size_of[p].val();
+            self.lookahead.pool_egress_of[p].next = self.pool_egress_bytes[p].q.val();
+        }
         self.lookahead.older_arrival.next = self.s1_arrival.q.val();
         self.lookahead.older_release.next = self.s1_release.q.val();
         self.lookahead.older_pool.next = self.s1_pool.q.val();

@@ -16,6 +16,7 @@
 //! * one pool: `pool_select` -> `pool_size_bytes`, `fixed_limit_bytes`,
 //!   `retransmit_limit_bytes` (combinational); pool 1, where trimmed
 //!   packets go: `pool1_size_bytes`, `pool1_fixed_bytes`
+//! * every pool: `pool_size_of` (bytes)
 //!
 //! Latency: one cycle from a write to its field.
 
@@ -53,6 +54,8 @@ pub struct Registers {
     pub retransmit_limit_bytes: Signal<Out, Bits<32>>,
     pub pool1_size_bytes: Signal<Out, Bits<32>>,
     pub pool1_fixed_bytes: Signal<Out, Bits<32>>,
+    // every pool
+    pub pool_size_of: [Signal<Out, Bits<32>>; 8],
     // the registers
     mode_dynamic: DFF<Bit>,
     mode_uet: DFF<Bit>,
@@ -116,6 +119,7 @@ impl Default for Registers {
             fixed_limit_bytes: Default::default(),
             retransmit_limit_bytes: Default::default(),
             pool1_size_bytes: Default::default(),
+            pool_size_of: Default::default(),
             pool1_fixed_bytes: Default::default(),
             mode_dynamic: Default::default(),
             mode_uet: Default::default(),
@@ -233,6 +237,9 @@ impl Logic for Registers {
         self.retransmit_limit_bytes.next = self.selected_retransmit.val();
         self.pool1_size_bytes.next = self.pool_size[1].q.val();
         self.pool1_fixed_bytes.next = self.fixed_limit[1].q.val();
+        for p in 0..8 {
+            self.pool_size_of[p].next = self.pool_size[p].q.val();
+        }
         self.dynamic_limit.next = self.mode_dynamic.q.val();
         self.uet_policy.next = self.mode_uet.q.val();
         self.trimming.next = self.mode_trimming.q.val();

@@ -6,7 +6,11 @@
 //! zero from the bitstream on).
 //!
 //! Ports (all on `clock`):
-//! * write: `write_address`, `write_data`, `write_enable`
+//! * write: `write_address`, `write_data`, `write_enable`; with
+//!   `write_alternate` the write goes to `alternate_address` instead. The
+//!   choice may come late in the cycle: both addresses are compared with
+//!   the read ahead of them in parallel, and the choice picks a result (the
+//!   buffer manager sends a trimmed packet's write to pool 1 this way)
 //! * read: `read_address` in cycle x -> `read_data` in cycle x + 2, with
 //!   every write of cycles up to x + 1 in it
 //!
@@ -23,6 +27,9 @@
 //!                      └── match forward_newer? ─► hits_older ┐     │
 //!  write ─► forward_newer ─► forward_older ───────────────────┴─► newer | older | ram_data_q ─► read_data
 //! ```
+//!
+//! (`match this write?` is two compares, one per write address, and
+//! `write_alternate` picks one.)
 
 use crate::build_checks::zero_ram;
 use rust_hdl::prelude::*;
@@ -35,6 +42,8 @@ pub struct RegisteredForwardingRam<D: Synth, const N: usize> {
     pub write_address: Signal<In, Bits<N>>,
     pub write_data: Signal<In, D>,
     pub write_enable: Signal<In, Bit>,
+    pub write_alternate: Signal<In, Bit>,
+    pub alternate_address: Signal<In, Bits<N>>,
     // read port
     pub read_address: Signal<In, Bits<N>>,
     pub read_data: Signal<Out, D>,
@@ -49,6 +58,9 @@ pub struct RegisteredForwardingRam<D: Synth, const N: usize> {
     /// that the answer is a multiplexer on registers.
     hits_newer: DFF<Bit>,
     hits_older: DFF<Bit>,
+    written_address: Signal<Local, Bits<N>>,
+    hits_write_address: Signal<Local, Bit>,
+    hits_alternate_address: Signal<Local, Bit>,
     /// False only in the fault-injection build without the older forward.
     forward_older: Constant<Bit>,
 }
@@ -68,6 +80,8 @@ impl<D: Synth, const N: usize> Default for RegisteredForwardingRam<D, N> {
             write_address: Default::default(),
             write_data: Default::default(),
             write_enable: Default::default(),
+            write_alternate: Default::default(),
+            alternate_address: Default::default(),
             read_address: Default::default(),
             read_data: Default::default(),
             ram: zero_ram(),
@@ -79,6 +93,9 @@ impl<D: Synth, const N: usize> Default for RegisteredForwardingRam<D, N> {
             forward_older_data: Default::default(),
             hits_newer: Default::default(),
             hits_older: Default::default(),
+            written_address: Default::default(),
+            hits_write_address: Default::default(),
+            hits_alternate_address: Default::default(),
             forward_older: Constant::new(true),
         }
     }
@@ -91,19 +108,28 @@ impl<D: Synth, const N: usize> Logic for RegisteredForwardingRam<D, N> {
             forward_older_data, hits_newer, hits_older);
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
-        self.ram.write_address.next = self.write_address.val();
+        self.written_address.next = self.write_address.val();
+        if self.write_alternate.val() {
+            self.written_address.next = self.alternate_address.val();
+        }
+        self.ram.write_address.next = self.written_address.val();
         self.ram.write_data.next = self.write_data.val();
         self.ram.write_enable.next = self.write_enable.val();
         self.ram.read_address.next = self.read_address.val();
         self.ram_data_q.d.next = self.ram.read_data.val();
         self.address_q1.d.next = self.read_address.val();
         self.forward_newer_valid.d.next = self.write_enable.val();
-        self.forward_newer_address.d.next = self.write_address.val();
+        self.forward_newer_address.d.next = self.written_address.val();
         self.forward_newer_data.d.next = self.write_data.val();
         self.forward_older_data.d.next = self.forward_newer_data.q.val();
         // Next cycle the newer register holds this cycle's write, the older
         // one what the newer holds now.
-        self.hits_newer.d.next = self.write_enable.val() & (self.write_address.val() == self.address_q1.q.val());
+        self.hits_write_address.next = self.write_address.val() == self.address_q1.q.val();
+        self.hits_alternate_address.next = self.alternate_address.val() == self.address_q1.q.val();
+        self.hits_newer.d.next = self.write_enable.val() & self.hits_write_address.val();
+        if self.write_alternate.val() {
+            self.hits_newer.d.next = self.write_enable.val() & self.hits_alternate_address.val();
+        }
         self.hits_older.d.next = self.forward_older.val() & self.forward_newer_valid.q.val()
             & (self.forward_newer_address.q.val() == self.address_q1.q.val());
         // The output is assigned once (see `crate::forwarding_ram`).

@@ -26,6 +26,8 @@ crate::harness! {
             write_address: ADDRESS_BITS => "write",
             write_data: 16 => "write",
             write_enable: 1 => "write",
+            write_alternate: 1 => "write",
+            alternate_address: ADDRESS_BITS => "write",
             read_address: ADDRESS_BITS => "read",
         }
         outputs {
@@ -36,8 +38,9 @@ crate::harness! {
 
 impl RegisteredForwardingRamBench {
     /// The read of cycle x answers in the sample of cycle x + 1 (latency 2)
-    /// with the words as they are after that cycle's write. Only read A of
-    /// each access is used.
+    /// with the words as they are after that cycle's write. Read A of each
+    /// access is the read; read B is the alternate write address, taken
+    /// when the written word is odd.
     pub fn trace(&self, accesses: &[Access]) -> Trace {
         let mut memory = [0u16; 1 << ADDRESS_BITS];
         let mut trace = Trace::default();
@@ -45,10 +48,12 @@ impl RegisteredForwardingRamBench {
         for access in accesses {
             let (address, data) = access.write.unwrap_or((0, 0));
             let address = address as usize % memory.len();
+            let alternate_address = access.read_b as usize % memory.len();
+            let alternate = data % 2 == 1;
             let read = access.read_a as usize % memory.len();
-            trace.inputs.push(vec![address as u64, data as u64, access.write.is_some() as u64, read as u64]);
+            trace.inputs.push(vec![address as u64, data as u64, access.write.is_some() as u64, alternate as u64, alternate_address as u64, read as u64]);
             if access.write.is_some() {
-                memory[address] = data;
+                memory[if alternate { alternate_address } else { address }] = data;
             }
             trace.expected.push(vec![pending_read.map(|r| memory[r] as u64)]);
             pending_read = Some(read);

@@ -364,9 +364,9 @@ pub struct BufferManager<const A: usize> {
     added_at_egress: Signal<Local, Bit>,
     counters_write: Signal<Local, Bit>,
     limit_fixed_now: Signal<Local, Bits<32>>,
-    ingress_write_address: Signal<Local, Bits<A>>,
+    ingress_pool1_address: Signal<Local, Bits<A>>,
     ingress_write_data: Signal<Local, Bits<32>>,
-    egress_write_address: Signal<Local, Bits<A>>,
+    egress_pool1_address: Signal<Local, Bits<A>>,
     egress_write_data: Signal<Local, Bits<32>>,
     // register addresses and constants
     reg_port: [Constant<Bits<8>>; 4],
@@ -459,8 +459,8 @@ impl<const A: usize> BufferManager<A> {
             ingress_after_cover: Default::default(), pool_after_cover: Default::default(), trim_try: Default::default(),
             trim_drop: Default::default(), trim_ok: Default::default(), added_at_egress: Default::default(), counters_write: Default::default(),
             limit_fixed_now: Default::default(),
-            ingress_write_address: Default::default(), ingress_write_data: Default::default(),
-            egress_write_address: Default::default(), egress_write_data: Default::default(),
+            ingress_pool1_address: Default::default(), ingress_write_data: Default::default(),
+            egress_pool1_address: Default::default(), egress_write_data: Default::default(),
             reg_port: [BM_PORT_SELECT, BM_PORT_QUANTUM, BM_PORT_DELAY, BM_PORT_FACES_NIC].map(c8),
             drop_none: DropCode::None.constant(),
             drop_headroom_full: DropCode::HeadroomFull.constant(),
@@ -801,44 +801,58 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.pfc.pause_ns.next = self.pause_time.pause_ns.val();
         self.pfc.now_ns.next = self.s1_now.q.val();
         self.pfc.query_port.next = bit_cast::<A, 8>(self.c1_query_port.q.val());
-        // The counters written (cancelled by reset): pool 1 for a trimmed packet.
-        self.ingress_write_address.next = self.s1_in_address.q.val();
+        // The counters written (cancelled by reset): pool 1 for a trimmed
+        // packet, an address the RAMs take as their alternate (trimming
+        // decides late; they compare both addresses ahead of it).
+        self.ingress_pool1_address.next = bit_cast::<A, 11>((bit_cast::<11, A>(self.s1_in_address.q.val() >> 3) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
+        self.egress_pool1_address.next = bit_cast::<A, 11>((bit_cast::<11, A>(self.s1_eg_address.q.val() >> 3) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
         self.ingress_write_data.next = self.ingress_next.val();
-        self.egress_write_address.next = self.s1_eg_address.q.val();
         self.egress_write_data.next = self.egress_next.val();
         if self.trim_ok.val() {
-            self.ingress_write_address.next = bit_cast::<A, 11>((bit_cast::<11, A>(self.s1_in_address.q.val() >> 3) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
             self.ingress_write_data.next = self.ingress1_ram.read_data.val() + self.trim_charge.val();
-            self.egress_write_address.next = bit_cast::<A, 11>((bit_cast::<11, A>(self.s1_eg_address.q.val() >> 3) << 3) | bit_cast::<11, 3>(self.trim_pool.val()));
             self.egress_write_data.next = self.egress1_ram.read_data.val() + self.trim_charge.val();
         }
         // Sub-block inputs are assigned once (see `crate::forwarding_ram`).
         // A probe writes nothing.
         self.counters_write.next = ((self.s1_arrival.q.val() & !self.s1_probe.q.val()) | self.s1_release.q.val()) & !self.c1_reset.q.val();
-        self.ingress_ram.write_address.next = self.ingress_write_address.val();
+        self.ingress_ram.write_address.next = self.s1_in_address.q.val();
+        self.ingress_ram.alternate_address.next = self.ingress_pool1_address.val();
+        self.ingress_ram.write_alternate.next = self.trim_ok.val();
         self.ingress_ram.write_data.next = self.ingress_write_data.val();
         self.ingress_ram.write_enable.next = self.counters_write.val();
-        self.ingress1_ram.write_address.next = self.ingress_write_address.val();
+        self.ingress1_ram.write_address.next = self.s1_in_address.q.val();
+        self.ingress1_ram.alternate_address.next = self.ingress_pool1_address.val();
+        self.ingress1_ram.write_alternate.next = self.trim_ok.val();
         self.ingress1_ram.write_data.next = self.ingress_write_data.val();
         self.ingress1_ram.write_enable.next = self.counters_write.val();
-        self.egress_ram.write_address.next = self.egress_write_address.val();
+        self.egress_ram.write_address.next = self.s1_eg_address.q.val();
+        self.egress_ram.alternate_address.next = self.egress_pool1_address.val();
+        self.egress_ram.write_alternate.next = self.trim_ok.val();
         self.egress_ram.write_data.next = self.egress_write_data.val();
         self.egress_ram.write_enable.next = self.counters_write.val();
-        self.egress1_ram.write_address.next = self.egress_write_address.val();
+        self.egress1_ram.write_address.next = self.s1_eg_address.q.val();
+        self.egress1_ram.alternate_address.next = self.egress_pool1_address.val();
+        self.egress1_ram.write_alternate.next = self.trim_ok.val();
         self.egress1_ram.write_data.next = self.egress_write_data.val();
         self.egress1_ram.write_enable.next = self.counters_write.val();
         self.headroom_ram.write_address.next = self.s1_in_address.q.val();
         self.headroom_ram.write_data.next = self.headroom_next.val();
         self.headroom_ram.write_enable.next = self.counters_write.val();
+        self.headroom_ram.write_alternate.next = false;
+        self.headroom_ram.alternate_address.next = 0.into();
         self.xoff_ram.write_address.next = self.s1_in_address.q.val();
         self.xoff_ram.write_data.next = self.xoff_next.val();
         self.xoff_ram.write_enable.next = self.counters_write.val();
+        self.xoff_ram.write_alternate.next = false;
+        self.xoff_ram.alternate_address.next = 0.into();
         self.xoff_sweep_ram.write_address.next = self.s1_in_address.q.val();
         self.xoff_sweep_ram.write_data.next = self.xoff_next.val();
         self.xoff_sweep_ram.write_enable.next = self.counters_write.val();
         self.port_ram.write_address.next = self.s1_port_address.q.val();
         self.port_ram.write_data.next = self.port_next.val();
         self.port_ram.write_enable.next = self.counters_write.val();
+        self.port_ram.write_alternate.next = false;
+        self.port_ram.alternate_address.next = 0.into();
         self.port_query_ram.write_address.next = self.s1_port_address.q.val();
         self.port_query_ram.write_data.next = self.port_next.val();
         self.port_query_ram.write_enable.next = self.counters_write.val();

@@ -271,7 +271,8 @@ pub struct BufferManager<const A: usize> {
     c1_release: DFF<Bit>,
     c1_ingress_port: DFF<Bits<8>>,
     c1_egress_port: DFF<Bits<8>>,
-    c1_bytes: DFF<Bits<16>>,
+    /// The bytes the event is charged (an arrival at least `MIN_CHARGE`).
+    c1_charged_bytes: DFF<Bits<16>>,
     c1_lossless: DFF<Bit>,
     c1_pfc: DFF<Bit>,
     c1_classes: DFF<Bits<8>>,
@@ -329,7 +330,6 @@ pub struct BufferManager<const A: usize> {
     s2_trimmed_dscp: DFF<Bits<6>>,
     // combinational intermediates
     in_pool_used: Signal<Local, Bits<3>>,
-    c1_charged_bytes: Signal<Local, Bits<16>>,
     ev_in_address: Signal<Local, Bits<A>>,
     ev_eg_address: Signal<Local, Bits<A>>,
     pool_now: Signal<Local, Bits<32>>,
@@ -429,7 +429,7 @@ impl<const A: usize> BufferManager<A> {
             in_now: Default::default(), in_query_port: Default::default(),
             c1_reset: Default::default(), c1_cfg_write: Default::default(), c1_cfg_address: Default::default(),
             c1_cfg_data: Default::default(), c1_arrival: Default::default(), c1_probe: Default::default(), c1_release: Default::default(),
-            c1_ingress_port: Default::default(), c1_egress_port: Default::default(), c1_bytes: Default::default(),
+            c1_ingress_port: Default::default(), c1_egress_port: Default::default(), c1_charged_bytes: Default::default(),
             c1_lossless: Default::default(), c1_pfc: Default::default(), c1_classes: Default::default(),
             c1_quanta: Default::default(), c1_now: Default::default(), c1_query_port: Default::default(),
             c1_tc: Default::default(), c1_pool: Default::default(), c1_class_lossless: Default::default(),
@@ -447,7 +447,7 @@ impl<const A: usize> BufferManager<A> {
             s2_classes: Default::default(), s2_pfc: Default::default(), s2_until: Default::default(),
             s2_query: Default::default(), s2_query_expiry: Default::default(), s2_query_bytes: Default::default(), s2_trimmed: Default::default(),
             s2_trimmed_dscp: Default::default(),
-            in_pool_used: Default::default(), c1_charged_bytes: Default::default(),
+            in_pool_used: Default::default(),
             ev_in_address: Default::default(), ev_eg_address: Default::default(),
             pool_now: Default::default(), pool_egress_now: Default::default(),
             pool_after: Default::default(), pool_egress_after: Default::default(), ingress_drop: Default::default(),
@@ -482,7 +482,7 @@ impl<const A: usize> Logic for BufferManager<A> {
             in_reset, in_cfg_write, in_cfg_address, in_cfg_data, in_arrival, in_probe, in_release, in_ingress_port,
             in_egress_port, in_dscp, in_bytes, in_pool, in_lossless, in_pfc, in_classes, in_quanta, in_now, in_query_port,
             c1_reset, c1_cfg_write, c1_cfg_address, c1_cfg_data, c1_arrival, c1_probe, c1_release, c1_ingress_port,
-            c1_egress_port, c1_bytes, c1_lossless, c1_pfc, c1_classes, c1_quanta, c1_now, c1_query_port,
+            c1_egress_port, c1_charged_bytes, c1_lossless, c1_pfc, c1_classes, c1_quanta, c1_now, c1_query_port,
             c1_tc, c1_pool, c1_class_lossless, c1_retransmit, c1_trimmable, c1_in_address, c1_eg_address,
             s1_arrival, s1_probe, s1_release, s1_in_address, s1_eg_address, s1_port_address, s1_pool, s1_pool_size, s1_pool_bytes, s1_pool_egress_bytes, s1_tc,
             s1_lossless, s1_trimmable, s1_bytes, s1_pfc, s1_classes, s1_now,
@@ -556,11 +556,6 @@ impl<const A: usize> Logic for BufferManager<A> {
             self.in_pool_used.next = self.classify.pool.val();
         }
         self.early_regs.pool_select.next = self.in_pool_used.val();
-        // What the event one ahead (now in C2) is charged.
-        self.c1_charged_bytes.next = self.c1_bytes.q.val();
-        if self.c1_arrival.q.val() & (self.c1_bytes.q.val() < self.min_charge.val()) {
-            self.c1_charged_bytes.next = self.min_charge.val();
-        }
         // The limits' look-ahead: this event's pool as of the event in D
         // (two ahead) and the event in C2 (one ahead).
         self.lookahead.clock.next = self.clock.val();
@@ -576,7 +571,7 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.lookahead.newer_arrival.next = self.c1_arrival.q.val() & !self.c1_release.q.val();
         self.lookahead.newer_release.next = self.c1_release.q.val();
         self.lookahead.newer_pool.next = self.c1_pool.q.val();
-        self.lookahead.newer_bytes.next = bit_cast::<32, 16>(self.c1_charged_bytes.val());
+        self.lookahead.newer_bytes.next = bit_cast::<32, 16>(self.c1_charged_bytes.q.val());
         // Counter reads, two cycles ahead of the decision: (ingress port,
         // pool), (egress port, pool), egress port, and pool 1 of both ports
         // (where a trimmed packet goes).
@@ -608,7 +603,11 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.c1_release.d.next = self.in_release.q.val();
         self.c1_ingress_port.d.next = self.in_ingress_port.q.val();
         self.c1_egress_port.d.next = self.in_egress_port.q.val();
-        self.c1_bytes.d.next = self.in_bytes.q.val();
+        // Charged a stage ahead of its use: the look-ahead sums it in C1.
+        self.c1_charged_bytes.d.next = self.in_bytes.q.val();
+        if self.in_arrival.q.val() & (self.in_bytes.q.val() < self.min_charge.val()) {
+            self.c1_charged_bytes.d.next = self.min_charge.val();
+        }
         self.c1_lossless.d.next = self.in_lossless.q.val();
         self.c1_pfc.d.next = self.in_pfc.q.val();
         self.c1_classes.d.next = self.in_classes.q.val();
@@ -654,7 +653,7 @@ impl<const A: usize> Logic for BufferManager<A> {
         if self.c1_release.q.val() {
             self.s1_lossless.d.next = self.c1_lossless.q.val();
         }
-        self.s1_bytes.d.next = self.c1_charged_bytes.val();
+        self.s1_bytes.d.next = self.c1_charged_bytes.q.val();
         self.s1_pfc.d.next = self.c1_pfc.q.val() & !self.c1_arrival.q.val() & !self.c1_release.q.val() & !self.c1_reset.q.val();
         self.s1_classes.d.next = self.c1_classes.q.val();
         // The pause's length for the decision stage. An arrival may send a

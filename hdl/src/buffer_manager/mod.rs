@@ -97,15 +97,15 @@
 //! ```
 //!
 //! Fmax and size (LFE5U-85F, out of context, seed 1, Yosys 0.23, nextpnr-ecp5
-//! 0.11): 16 ports 66.4 MHz at speed 8, 9,863 LUT4, 4,424 FF, 20 DP16KD,
-//! 18 MULT18X18D, 1,316 CCU2C; 128 ports 60.6 MHz, 8,232 LUT4, 4,464 FF,
-//! 43 DP16KD (speed 6: see the README). Since C2 picks the pool counters,
-//! the look-ahead sets the pace: at 16 ports its stage C2 (a candidate's
-//! free bytes, the multiply and the clamp, 15.1 ns) and C1 (the candidates'
-//! sums, 15.1), at 128 ports C1 from the classification (16.5 ns) and the
-//! C2 pick itself (16.4). Before, the arrival's decision in D set the pace
-//! (62.7 and 57.2 MHz): the 8:1 mux of pool registers at its start, the
-//! checks, trimming and the next values into the pool registers.
+//! 0.11): 16 ports 68.8 MHz at speed 8, 8,649 LUT4, 4,368 FF, 20 DP16KD,
+//! 18 MULT18X18D, 1,375 CCU2C; 128 ports 63.8 MHz, 8,387 LUT4, 4,408 FF,
+//! 43 DP16KD (speed 6: see the README). The arrival's decision in D sets
+//! the pace at both sizes: its pool registers and the next event's pool
+//! counters picked in C2, then within a nanosecond or two the re-send
+//! sweep's due-time write, the pause's length and the counters'
+//! forwarding. The look-ahead's candidates (summed before the pool is
+//! known) and the trimmed write address (compared ahead of the trim
+//! decision) no longer lead; the decision's own one-cycle loop does.
 //!
 //! Drop reasons are [`DropCode`] values.
 

@@ -2,7 +2,7 @@
 //! the reference buffer manager's expected outputs.
 
 use crate::cosim::{blank_until_reset, framed, write_inputs, ControlOps, Trace};
-use hdl::buffer_manager::{BufferManager, LATENCY};
+use hdl::buffer_manager::{BufferManager, MissingForward, LATENCY};
 use reference::buffer_manager::{BufferManager as ReferenceManager, BufferParams, ChargedTo, DropReason, EgressMode, Tag};
 use reference::classify::{charged_bytes, Classifier, UetCodepoints};
 use reference::register_map::{buffer_manager_image, RegisterWrite, BM_PORT_DELAY, BM_PORT_FACES_NIC, BM_PORT_QUANTUM, BM_PORT_SELECT};
@@ -52,18 +52,21 @@ pub enum Fault {
 pub struct BufferManagerBench<const A: usize> {
     pub ports: usize,
     pub fault: Option<Fault>,
-    /// Build the hardware whose egress limit ignores the outcome of the
-    /// event two ahead (`BufferManager::without_older_lookahead`).
-    pub without_older_lookahead: bool,
+    /// Build the hardware without this forwarding path
+    /// (`BufferManager::without_forward`).
+    pub missing_forward: Option<MissingForward>,
 }
 
 impl<const A: usize> BufferManagerBench<A> {
     pub fn new(ports: usize) -> Self {
-        BufferManagerBench { ports, fault: None, without_older_lookahead: false }
+        BufferManagerBench { ports, fault: None, missing_forward: None }
     }
 
     fn build_block(&self) -> BufferManager<A> {
-        let block = if self.without_older_lookahead { BufferManager::without_older_lookahead(self.ports) } else { BufferManager::new(self.ports) };
+        let block = match self.missing_forward {
+            Some(missing) => BufferManager::without_forward(self.ports, missing),
+            None => BufferManager::new(self.ports),
+        };
         block.expect("a valid port count")
     }
 }

@@ -1,6 +1,6 @@
 //! The buffer manager block against the reference, in rust_hdl and in Verilog.
 
-use hdl::buffer_manager::{BufferManager, LATENCY};
+use hdl::buffer_manager::{BufferManager, MissingForward, LATENCY};
 use proptest::prelude::*;
 use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use testbench::buffer_manager_bench::{inputs, outputs, strategies, BufferManagerBench, Fault, Op};
@@ -269,12 +269,34 @@ fn the_verilated_run_can_fail() {
 #[test]
 fn hardware_without_the_older_lookahead_is_caught() {
     let ops = recorded_ops(5, 20_000);
-    let faulty = Bench { without_older_lookahead: true, ..Bench::new(PORTS as usize) };
+    let faulty = Bench { missing_forward: Some(MissingForward::OlderLookahead), ..Bench::new(PORTS as usize) };
     let trace = faulty.trace(&ops);
     let dynamic_drops = trace.expected.iter().filter(|e| e[outputs::drop_reason] == Some(3)).count();
     assert!(dynamic_drops >= 20, "the stimulus meets the egress limit {dynamic_drops} times");
     assert!(first_mismatch(&faulty, &trace).is_some(), "the missing look-ahead went unnoticed");
     check(&Bench::new(PORTS as usize), &trace, "buffer_manager_lookahead_fault").expect("the right hardware agrees");
+}
+
+/// Stage C2 picks the next event's pool counters with stage D's write of the
+/// same cycle forwarded (`MissingForward::PoolPick`); hardware without that
+/// forward must be caught: events back to back on one pool make it matter.
+#[test]
+fn hardware_without_the_pool_pick_forward_is_caught() {
+    let ops = recorded_ops(5, 20_000);
+    let faulty = Bench { missing_forward: Some(MissingForward::PoolPick), ..Bench::new(PORTS as usize) };
+    let trace = faulty.trace(&ops);
+    let back_to_back = back_to_back_admissions_on_one_pool(&trace);
+    assert!(back_to_back >= 20, "the stimulus admits back to back on one pool {back_to_back} times");
+    assert!(first_mismatch(&faulty, &trace).is_some(), "the missing pool-pick forward went unnoticed");
+    check(&Bench::new(PORTS as usize), &trace, "buffer_manager_pool_pick_fault").expect("the right hardware agrees");
+}
+
+/// Results in consecutive cycles that both admit a packet to the same pool.
+fn back_to_back_admissions_on_one_pool(trace: &Trace) -> usize {
+    let admitted_pool = |e: &Vec<Option<u64>>| {
+        (e[outputs::result_valid] == Some(1) && e[outputs::admitted] == Some(1)).then_some(e[outputs::result_pool]).flatten()
+    };
+    trace.expected.windows(2).filter(|w| matches!((admitted_pool(&w[0]), admitted_pool(&w[1])), (Some(a), Some(b)) if a == b)).count()
 }
 
 /// A bug that only the arithmetic edge shows: the dynamic limit saturating

@@ -379,22 +379,39 @@ pub struct BufferManager<const A: usize> {
     trim_charge: Constant<Bits<32>>,
     trim_pool: Constant<Bits<3>>,
     pause_quanta: Constant<Bits<16>>,
+    /// False only in the fault-injection build without the C2 pick's
+    /// forwarding of D's pool writes.
+    pool_pick_forward: Constant<Bit>,
+}
+
+/// A forwarding path that a fault-injection build leaves out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MissingForward {
+    /// The egress limit ignores the outcome of the event two ahead
+    /// (`limit_lookahead`'s older outcome).
+    OlderLookahead,
+    /// Stage C2 picks the next event's pool counters from the pool
+    /// registers without the write stage D makes in the same cycle.
+    PoolPick,
 }
 
 impl<const A: usize> BufferManager<A> {
     /// A buffer manager for `ports` ports.
     pub fn new(ports: usize) -> Result<BufferManager<A>, BuildError> {
-        Self::build(ports, true)
+        Self::build(ports, None)
     }
 
-    /// A buffer manager whose egress limit ignores the outcome of the
-    /// event two ahead: wrong on purpose, for the fault-injection test.
-    pub fn without_older_lookahead(ports: usize) -> Result<BufferManager<A>, BuildError> {
-        Self::build(ports, false)
+    /// A buffer manager without one of its forwarding paths: wrong on
+    /// purpose, for the fault-injection tests (the co-simulation must
+    /// catch every one).
+    pub fn without_forward(ports: usize, missing: MissingForward) -> Result<BufferManager<A>, BuildError> {
+        Self::build(ports, Some(missing))
     }
 
-    fn build(ports: usize, older_lookahead: bool) -> Result<BufferManager<A>, BuildError> {
+    fn build(ports: usize, missing: Option<MissingForward>) -> Result<BufferManager<A>, BuildError> {
         check_ports::<A>("buffer manager", ports)?;
+        let older_lookahead = missing != Some(MissingForward::OlderLookahead);
+        let pool_pick_forward = missing != Some(MissingForward::PoolPick);
         Ok(BufferManager {
             clock: Default::default(), reset: Default::default(),
             cfg_write: Default::default(), cfg_address: Default::default(), cfg_data: Default::default(),
@@ -470,6 +487,7 @@ impl<const A: usize> BufferManager<A> {
             min_charge: Constant::new(Bits::<16>::from(MIN_CHARGE as LiteralType)),
             trim_charge: Constant::new(Bits::<32>::from(MIN_CHARGE as LiteralType)),
             trim_pool: Constant::new(Bits::<3>::from(TRIM_POOL as LiteralType)),
+            pool_pick_forward: Constant::new(pool_pick_forward),
             pause_quanta: Constant::new(Bits::<16>::from(PAUSE_QUANTA as LiteralType)),
         })
     }
@@ -877,11 +895,11 @@ impl<const A: usize> Logic for BufferManager<A> {
                 self.pool_egress_after.next = self.pool_egress_bytes[p].q.val();
             }
         }
-        if self.counters_write.val() & (self.s1_pool.q.val() == self.c1_pool.q.val()) {
+        if self.pool_pick_forward.val() & self.counters_write.val() & (self.s1_pool.q.val() == self.c1_pool.q.val()) {
             self.pool_after.next = self.pool_next.val();
             self.pool_egress_after.next = self.pool_egress_next.val();
         }
-        if self.trim_ok.val() & !self.c1_reset.q.val() & (self.c1_pool.q.val() == self.trim_pool.val()) {
+        if self.pool_pick_forward.val() & self.trim_ok.val() & !self.c1_reset.q.val() & (self.c1_pool.q.val() == self.trim_pool.val()) {
             self.pool_after.next = self.pool_bytes[1].q.val() + self.trim_charge.val();
             self.pool_egress_after.next = self.pool_egress_bytes[1].q.val() + self.trim_charge.val();
         }

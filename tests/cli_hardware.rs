@@ -115,7 +115,7 @@ fn synth_routes_the_ecn_marker_no_slower_than_last_measured() {
 
 #[test]
 fn synth_routes_the_buffer_manager_no_slower_than_last_measured() {
-    routes_no_slower_than("buffer-manager", &[], 68.5);
+    routes_no_slower_than("buffer-manager", &[], 71.5);
 }
 
 /// The flowlet table's Yosys synthesis for ECP5 is checked here (its own

@@ -268,13 +268,10 @@ fn the_verilated_run_can_fail() {
 /// under a dynamic limit make the outcome of the event two ahead matter.
 #[test]
 fn hardware_without_the_older_lookahead_is_caught() {
-    let ops = recorded_ops(5, 20_000);
-    let faulty = Bench { missing_forward: Some(MissingForward::OlderLookahead), ..Bench::new(PORTS as usize) };
-    let trace = faulty.trace(&ops);
-    let dynamic_drops = trace.expected.iter().filter(|e| e[outputs::drop_reason] == Some(3)).count();
-    assert!(dynamic_drops >= 20, "the stimulus meets the egress limit {dynamic_drops} times");
-    assert!(first_mismatch(&faulty, &trace).is_some(), "the missing look-ahead went unnoticed");
-    check(&Bench::new(PORTS as usize), &trace, "buffer_manager_lookahead_fault").expect("the right hardware agrees");
+    assert_missing_forward_caught(MissingForward::OlderLookahead, "buffer_manager_lookahead_fault", |trace| {
+        let dynamic_drops = trace.expected.iter().filter(|e| e[outputs::drop_reason] == Some(3)).count();
+        assert!(dynamic_drops >= 20, "the stimulus meets the egress limit {dynamic_drops} times");
+    });
 }
 
 /// Stage C2 picks the next event's pool counters with stage D's write of the
@@ -282,13 +279,22 @@ fn hardware_without_the_older_lookahead_is_caught() {
 /// forward must be caught: events back to back on one pool make it matter.
 #[test]
 fn hardware_without_the_pool_pick_forward_is_caught() {
+    assert_missing_forward_caught(MissingForward::PoolPick, "buffer_manager_pool_pick_fault", |trace| {
+        let back_to_back = back_to_back_admissions_on_one_pool(trace);
+        assert!(back_to_back >= 20, "the stimulus admits back to back on one pool {back_to_back} times");
+    });
+}
+
+/// On recorded stimulus that reaches what the forward is for
+/// (`reaches_hazard` asserts it), the build without `missing` disagrees with
+/// the reference and the right build agrees.
+fn assert_missing_forward_caught(missing: MissingForward, vcd_name: &str, reaches_hazard: impl Fn(&Trace)) {
     let ops = recorded_ops(5, 20_000);
-    let faulty = Bench { missing_forward: Some(MissingForward::PoolPick), ..Bench::new(PORTS as usize) };
+    let faulty = Bench { missing_forward: Some(missing), ..Bench::new(PORTS as usize) };
     let trace = faulty.trace(&ops);
-    let back_to_back = back_to_back_admissions_on_one_pool(&trace);
-    assert!(back_to_back >= 20, "the stimulus admits back to back on one pool {back_to_back} times");
-    assert!(first_mismatch(&faulty, &trace).is_some(), "the missing pool-pick forward went unnoticed");
-    check(&Bench::new(PORTS as usize), &trace, "buffer_manager_pool_pick_fault").expect("the right hardware agrees");
+    reaches_hazard(&trace);
+    assert!(first_mismatch(&faulty, &trace).is_some(), "the build without {missing:?} went unnoticed");
+    check(&Bench::new(PORTS as usize), &trace, vcd_name).expect("the right hardware agrees");
 }
 
 /// Results in consecutive cycles that both admit a packet to the same pool.

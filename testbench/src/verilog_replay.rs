@@ -120,3 +120,17 @@ pub fn replay<H: Harness>(verilog: &str, trace: &Trace, dir: &Path) -> Result<us
     }
     Ok(trace.cycles())
 }
+
+/// Shows that the Icarus replay can fail: flips `flip` in the expected
+/// `signal` of the first cycle whose `valid` output is set, replays
+/// `trace` through `verilog` (files in [`replay_dir`]`(test)`) and asserts
+/// that the replay stops at that cycle, naming that signal.
+pub fn assert_icarus_catches_corruption<H: Harness>(verilog: &str, mut trace: Trace, valid: usize, signal: usize, flip: u64, test: &str) {
+    let cycle = trace.expected.iter().position(|e| e[valid] == Some(1)).expect("a cycle with a result");
+    let wanted = trace.expected[cycle][signal].expect("the result is expected");
+    trace.expected[cycle][signal] = Some(wanted ^ flip);
+    match replay::<H>(verilog, &trace, &replay_dir(test)) {
+        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, H::OUTPUTS[signal].name)),
+        other => panic!("expected a mismatch, got {other:?}"),
+    }
+}

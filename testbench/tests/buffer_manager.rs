@@ -7,7 +7,7 @@ use testbench::buffer_manager_bench::{inputs, outputs, strategies, BufferManager
 use testbench::cosim::{check, first_mismatch, Trace};
 use testbench::proptest_cases;
 use testbench::verilator::{assert_corruption_caught, random_cosim, try_random_cosim, verilator_cycles, VerilatedModel};
-use testbench::verilog_replay::{replay, replay_dir, ReplayError};
+use testbench::verilog_replay::{assert_icarus_catches_corruption, replay, replay_dir};
 
 type Bench = BufferManagerBench<7>;
 const PORTS: u8 = 16;
@@ -110,14 +110,8 @@ fn generated_verilog_replays_the_reference_in_icarus() {
 
 #[test]
 fn the_verilog_replay_can_fail() {
-    let bench = Bench::new(PORTS as usize);
-    let mut trace = bench.trace(&recorded_ops(7, 400));
-    let cycle = trace.expected.iter().position(|e| e[outputs::admitted] == Some(1)).expect("an admission");
-    trace.expected[cycle][outputs::queue_bytes] = Some(trace.expected[cycle][outputs::queue_bytes].unwrap() ^ 1);
-    match replay::<Bench>(&verilog(), &trace, &replay_dir("buffer_manager_negative")) {
-        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "queue_bytes")),
-        other => panic!("expected a mismatch, got {other:?}"),
-    }
+    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(7, 400));
+    assert_icarus_catches_corruption::<Bench>(&verilog(), trace, outputs::admitted, outputs::queue_bytes, 1, "buffer_manager_negative");
 }
 
 #[test]

@@ -4,11 +4,11 @@ use proptest::prelude::*;
 use reference::register_map::{RegisterWrite, ECMP_HASH_METHOD};
 use synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
 use synth::HardwareBlock;
-use testbench::cosim::{check, first_mismatch, Trace};
+use testbench::cosim::{check, first_mismatch};
 use testbench::ecmp_hash_bench::{outputs, strategies, EcmpHashBench, Fault, Op};
 use testbench::proptest_cases;
 use testbench::verilator::{assert_corruption_caught, random_cosim, verilator_cycles, VerilatedModel};
-use testbench::verilog_replay::{replay, replay_dir, ReplayError};
+use testbench::verilog_replay::{assert_icarus_catches_corruption, replay, replay_dir};
 
 /// A reproducible stimulus of at least `cycles` cycles.
 fn recorded_ops(seed: u8, cycles: usize) -> Vec<Op> {
@@ -86,16 +86,8 @@ fn generated_verilog_replays_the_reference_in_icarus() {
 
 #[test]
 fn the_verilog_replay_can_fail() {
-    let bench = EcmpHashBench::default();
-    let mut trace: Trace = bench.trace(&recorded_ops(3, 300));
-    let cycle = trace.expected.iter().position(|e| e[outputs::hash_valid] == Some(1)).expect("a result");
-    trace.expected[cycle][outputs::flow_hash] = Some(trace.expected[cycle][outputs::flow_hash].unwrap() ^ 1);
-    match replay::<EcmpHashBench>(&verilog(), &trace, &replay_dir("ecmp_hash_negative")) {
-        Err(ReplayError::Mismatch(m)) => {
-            assert_eq!((m.cycle, m.signal), (cycle, "flow_hash"));
-        }
-        other => panic!("expected a mismatch, got {other:?}"),
-    }
+    let trace = EcmpHashBench::default().trace(&recorded_ops(3, 300));
+    assert_icarus_catches_corruption::<EcmpHashBench>(&verilog(), trace, outputs::hash_valid, outputs::flow_hash, 1, "ecmp_hash_negative");
 }
 
 #[test]

@@ -8,7 +8,7 @@ use testbench::cosim::{check, first_mismatch, Trace};
 use testbench::ecn_marker_bench::{inputs, outputs, strategies, EcnMarkerBench, Fault, Op};
 use testbench::proptest_cases;
 use testbench::verilator::{assert_corruption_caught, random_cosim, verilator_cycles, VerilatedModel};
-use testbench::verilog_replay::{replay, replay_dir, ReplayError};
+use testbench::verilog_replay::{assert_icarus_catches_corruption, replay, replay_dir};
 
 /// 16 ports: 7 address bits.
 type Bench = EcnMarkerBench<7>;
@@ -85,14 +85,8 @@ fn generated_verilog_replays_the_reference_in_icarus() {
 
 #[test]
 fn the_verilog_replay_can_fail() {
-    let bench = Bench::new(PORTS as usize);
-    let mut trace = bench.trace(&recorded_ops(7, 400));
-    let cycle = trace.expected.iter().position(|e| e[outputs::update_valid] == Some(1)).expect("an update");
-    trace.expected[cycle][outputs::mean_bytes] = Some(trace.expected[cycle][outputs::mean_bytes].unwrap() ^ 4);
-    match replay::<Bench>(&verilog(), &trace, &replay_dir("ecn_marker_negative")) {
-        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "mean_bytes")),
-        other => panic!("expected a mismatch, got {other:?}"),
-    }
+    let trace = Bench::new(PORTS as usize).trace(&recorded_ops(7, 400));
+    assert_icarus_catches_corruption::<Bench>(&verilog(), trace, outputs::update_valid, outputs::mean_bytes, 4, "ecn_marker_negative");
 }
 
 #[test]

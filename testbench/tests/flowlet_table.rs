@@ -7,11 +7,11 @@ use hdl::switch_datapath::FLOWLET_WIRED;
 use proptest::prelude::*;
 use synth::tools::{verilator_lint, write_verilog};
 use synth::HardwareBlock;
-use testbench::cosim::{check, first_mismatch, Trace};
+use testbench::cosim::{check, first_mismatch};
 use testbench::flowlet_table_bench::{outputs, strategies, Coverage, Fault, Op, SmallBench};
 use testbench::proptest_cases;
 use testbench::verilator::{assert_corruption_caught, random_cosim, verilator_cycles, VerilatedModel};
-use testbench::verilog_replay::{replay, replay_dir, ReplayError};
+use testbench::verilog_replay::{assert_icarus_catches_corruption, replay, replay_dir};
 
 const PORTS: usize = 64;
 const SETS: usize = 16;
@@ -89,14 +89,8 @@ fn generated_verilog_replays_the_reference_in_icarus() {
 
 #[test]
 fn the_verilog_replay_can_fail() {
-    let bench = SmallBench::default();
-    let mut trace: Trace = bench.trace(&recorded_ops(4, 60));
-    let cycle = trace.expected.iter().position(|e| e[outputs::result_valid] == Some(1)).expect("a result");
-    trace.expected[cycle][outputs::egress_port] = Some(trace.expected[cycle][outputs::egress_port].unwrap() ^ 1);
-    match replay::<SmallBench>(&verilog(), &trace, &replay_dir("flowlet_table_negative")) {
-        Err(ReplayError::Mismatch(m)) => assert_eq!((m.cycle, m.signal), (cycle, "egress_port")),
-        other => panic!("expected a mismatch, got {other:?}"),
-    }
+    let trace = SmallBench::default().trace(&recorded_ops(4, 60));
+    assert_icarus_catches_corruption::<SmallBench>(&verilog(), trace, outputs::result_valid, outputs::egress_port, 1, "flowlet_table_negative");
 }
 
 #[test]

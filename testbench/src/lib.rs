@@ -24,6 +24,7 @@ pub mod output_registered_banks_bench;
 pub mod output_registered_copies_bench;
 pub mod output_registered_ram_bench;
 pub mod pause_time_bench;
+pub mod pfc_receive_bench;
 pub mod ram_leaf_checks;
 pub mod registered_forwarding_ram_bench;
 pub mod settings;

@@ -59,8 +59,11 @@
 //! Configuration: C1 reads a copy of the registers that a write reaches in
 //! its C1 cycle, the rest a copy written in its C2 cycle; the per-port
 //! registers (the selected port's pause quantum, link delay, faces-NIC
-//! flag) are written in C1, so that the pause timing RAMs are read in C1
-//! and the pause's length ([`pause_time`]) is ready before D. An event sees
+//! flag) are written in C1, except the events' copies of the pause timing
+//! (quantum and delay), which the inputs write and address directly (the
+//! RAMs' own address and write registers serve as stage I), so that they
+//! answer in C2 through the block RAM's output register and the pause's
+//! length ([`pause_time`]) is ready before D. An event sees
 //! the writes of earlier cycles (a write and an event in one cycle are not
 //! supported: the classification and the limit see the old value, the
 //! decision the new). Trimming reads pool 1 of both ports in the same cycle from
@@ -86,26 +89,30 @@
 //! twice: results and re-sends), [`pause_time`] (a pause's length, in C2),
 //! [`pfc_receive`] (received pauses and the
 //! query), [`resend_sweep`]; the counters live in forwarding RAMs
-//! (`crate::forwarding_ram`, `crate::twin_forwarding_ram`).
+//! (`crate::registered_forwarding_ram`, `crate::forwarding_ram`), the
+//! events' pause timing in `crate::output_registered_ram`s.
 //!
 //! ```text
 //!  inputs ─►[I]─► classify, counter RAM reads, limit candidates ─►[C1]─► RAM data, limits x8 ─►[C2]
 //!   ─► forwarding, pick the limit (outcomes of the two events before),
 //!      admit / trim / release, pool registers, RAM writes ─►[D]─► result
-//!  pause_time: quanta x quantum + delay (C2) ─► pfc_receive: deadlines, query (C2, D)
-//!  resend_sweep: pair k ─► due, xoff (B port), timing ─► due <= now? ─► re-send
+//!  ev_ingress_port ─► quantum, delay RAMs (I, C1) ─► pause_time: quanta x quantum + delay (C2)
+//!     ─► pfc_receive: deadlines, query (C2, D)
+//!  resend_sweep: pair k ─► due, xoff, the sweep's timing copies ─► due <= now? ─► re-send
 //! ```
 //!
 //! Fmax and size (LFE5U-85F, out of context, seed 1, Yosys 0.23, nextpnr-ecp5
-//! 0.11): 16 ports 71.9 MHz at speed 8, 8,790 LUT4, 4,368 FF, 20 DP16KD,
-//! 18 MULT18X18D, 1,375 CCU2C; 128 ports 63.8 MHz, 8,387 LUT4, 4,408 FF,
+//! 0.11): 16 ports 70.0 MHz at speed 8, 7,887 LUT4, 4,408 FF, 20 DP16KD,
+//! 18 MULT18X18D, 1,739 CCU2C; 128 ports 65.0 MHz, 7,302 LUT4, 4,451 FF,
 //! 43 DP16KD (speed 6: see the README). The arrival's decision in D sets
-//! the pace at both sizes: its pool registers and the next event's pool
-//! counters picked in C2, then within a nanosecond or two the re-send
-//! sweep's due-time write, the pause's length and the counters'
-//! forwarding. The look-ahead's candidates (summed before the pool is
-//! known) and the trimmed write address (compared ahead of the trim
-//! decision) no longer lead; the decision's own one-cycle loop does.
+//! the pace at both sizes, and the twelve slowest registers are its own
+//! (its pool registers and the next event's pool counters picked in C2,
+//! the counters' forwarding and copies it writes, the result's queue
+//! bytes, the sweep's due-time write enabled by the decision's pause) but
+//! for the look-ahead's last candidate, which waits for the classified
+//! pool. The feed-forward paths that led beside it (the query's earliest
+//! pause end, the pause's length from an unregistered RAM, the trimmed
+//! codepoint) are cut; what is left in one cycle is the decision's loop.
 //!
 //! Drop reasons are [`DropCode`] values.
 
@@ -114,7 +121,7 @@ use rust_hdl::prelude::*;
 use crate::build_checks::{c8, check_ports, zero_ram, BuildError};
 use crate::forwarding_ram::ForwardingRam;
 use crate::registered_forwarding_ram::RegisteredForwardingRam;
-use crate::twin_read_ram::TwinReadRam;
+use crate::output_registered_ram::OutputRegisteredRam;
 use rust_hdl::widgets::prelude::RAM;
 
 pub mod classify;
@@ -223,9 +230,13 @@ pub struct BufferManager<const A: usize> {
     sweep: ResendSweep<A>,
     port_select: DFF<Bits<8>>,
     faces_nic_ram: RAM<Bit, A>,
-    // per-port pause timing; read port A for events, B for the re-send sweep
-    quantum_ram: TwinReadRam<Bits<32>, A>,
-    delay_ram: TwinReadRam<Bits<32>, A>,
+    // per-port pause timing: the events' copies, addressed by the input
+    // port itself and read through the block RAM's output register, and
+    // the re-send sweep's copies, written a cycle later
+    quantum_ram: OutputRegisteredRam<Bits<32>, A>,
+    delay_ram: OutputRegisteredRam<Bits<32>, A>,
+    quantum_sweep_ram: RAM<Bits<32>, A>,
+    delay_sweep_ram: RAM<Bits<32>, A>,
     // switch-wide counters
     pool_bytes: [DFF<Bits<32>>; 8],
     pool_egress_bytes: [DFF<Bits<32>>; 8],
@@ -327,7 +338,11 @@ pub struct BufferManager<const A: usize> {
     s2_query_expiry: DFF<Bits<32>>,
     s2_query_bytes: DFF<Bits<32>>,
     s2_trimmed: DFF<Bit>,
-    s2_trimmed_dscp: DFF<Bits<6>>,
+    /// The codepoint a trimmed packet gets (trimmed, or trimmed-last-hop
+    /// towards a port facing a NIC), registered whether or not the packet
+    /// is trimmed: the trim decision comes late in D and only gates it on
+    /// the output.
+    s2_trim_codepoint: DFF<Bits<6>>,
     // combinational intermediates
     in_pool_used: Signal<Local, Bits<3>>,
     ev_in_address: Signal<Local, Bits<A>>,
@@ -433,7 +448,8 @@ impl<const A: usize> BufferManager<A> {
             lookahead: LimitLookahead::new(older_lookahead), group: Default::default(),
             pause_time: Default::default(), pfc: Default::default(), sweep: Default::default(),
             port_select: Default::default(), faces_nic_ram: zero_ram(),
-            quantum_ram: Default::default(), delay_ram: Default::default(),
+            quantum_ram: OutputRegisteredRam::new(true), delay_ram: OutputRegisteredRam::new(true),
+            quantum_sweep_ram: zero_ram(), delay_sweep_ram: zero_ram(),
             pool_bytes: Default::default(), pool_egress_bytes: Default::default(),
             ingress_ram: Default::default(), ingress1_ram: Default::default(), headroom_ram: Default::default(),
             xoff_ram: Default::default(), xoff_sweep_ram: Default::default(), egress_ram: Default::default(),
@@ -463,7 +479,7 @@ impl<const A: usize> BufferManager<A> {
             s2_queue: Default::default(), s2_pause: Default::default(), s2_resume: Default::default(),
             s2_classes: Default::default(), s2_pfc: Default::default(), s2_until: Default::default(),
             s2_query: Default::default(), s2_query_expiry: Default::default(), s2_query_bytes: Default::default(), s2_trimmed: Default::default(),
-            s2_trimmed_dscp: Default::default(),
+            s2_trim_codepoint: Default::default(),
             in_pool_used: Default::default(),
             ev_in_address: Default::default(), ev_eg_address: Default::default(),
             pool_now: Default::default(), pool_egress_now: Default::default(),
@@ -505,7 +521,7 @@ impl<const A: usize> Logic for BufferManager<A> {
             s1_arrival, s1_probe, s1_release, s1_in_address, s1_eg_address, s1_port_address, s1_pool, s1_pool_size, s1_pool_bytes, s1_pool_egress_bytes, s1_tc,
             s1_lossless, s1_trimmable, s1_bytes, s1_pfc, s1_classes, s1_now,
             s2_valid, s2_release, s2_admitted, s2_drop, s2_headroom, s2_tc, s2_pool, s2_lossless, s2_bytes, s2_queue,
-            s2_pause, s2_resume, s2_classes, s2_pfc, s2_until, s2_query, s2_query_expiry, s2_query_bytes, s2_trimmed, s2_trimmed_dscp);
+            s2_pause, s2_resume, s2_classes, s2_pfc, s2_until, s2_query, s2_query_expiry, s2_query_bytes, s2_trimmed, s2_trim_codepoint);
         for p in 0..8 {
             self.pool_bytes[p].clock.next = self.clock.val();
             self.pool_bytes[p].d.next = self.pool_bytes[p].q.val();
@@ -546,22 +562,35 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.classify.control_dscp.next = self.early_regs.control_dscp.val();
         self.classify.trimmed_dscp.next = self.early_regs.trimmed_dscp.val();
         self.classify.trimmed_last_hop_dscp.next = self.early_regs.trimmed_last_hop_dscp.val();
-        // Per-port registers are written here, a stage ahead of the other
-        // registers, so that the pause timing RAMs are read in this stage
-        // (for the pause's length in C2) and still see every earlier write.
-        if self.in_cfg_write.q.val() & (self.in_cfg_address.q.val() == self.reg_port[0].val()) {
-            self.port_select.d.next = self.in_cfg_data.q.val().get_bits::<8>(0);
+        // The pause timing RAMs of the events are written and addressed by
+        // the inputs themselves (stage I is the RAMs' own input register),
+        // so that their words leave through the block RAM's output register
+        // in C2, for the pause's length; the port select is written with
+        // them. The sweep's copies and the faces-NIC flags are written here,
+        // where all other registers are, and still see every earlier select.
+        if self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[0].val()) {
+            self.port_select.d.next = self.cfg_data.val().get_bits::<8>(0);
         }
         self.quantum_ram.clock.next = self.clock.val();
         self.delay_ram.clock.next = self.clock.val();
         self.quantum_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
         self.delay_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
-        self.quantum_ram.write_data.next = self.in_cfg_data.q.val();
-        self.delay_ram.write_data.next = self.in_cfg_data.q.val();
-        self.quantum_ram.write_enable.next = self.in_cfg_write.q.val() & (self.in_cfg_address.q.val() == self.reg_port[1].val());
-        self.delay_ram.write_enable.next = self.in_cfg_write.q.val() & (self.in_cfg_address.q.val() == self.reg_port[2].val());
-        self.quantum_ram.read_address_a.next = bit_cast::<A, 8>(self.in_ingress_port.q.val());
-        self.delay_ram.read_address_a.next = bit_cast::<A, 8>(self.in_ingress_port.q.val());
+        self.quantum_ram.write_data.next = self.cfg_data.val();
+        self.delay_ram.write_data.next = self.cfg_data.val();
+        self.quantum_ram.write_enable.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[1].val());
+        self.delay_ram.write_enable.next = self.cfg_write.val() & (self.cfg_address.val() == self.reg_port[2].val());
+        self.quantum_ram.read_address.next = bit_cast::<A, 8>(self.ev_ingress_port.val());
+        self.delay_ram.read_address.next = bit_cast::<A, 8>(self.ev_ingress_port.val());
+        self.quantum_sweep_ram.write_clock.next = self.clock.val();
+        self.quantum_sweep_ram.read_clock.next = self.clock.val();
+        self.delay_sweep_ram.write_clock.next = self.clock.val();
+        self.delay_sweep_ram.read_clock.next = self.clock.val();
+        self.quantum_sweep_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
+        self.delay_sweep_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
+        self.quantum_sweep_ram.write_data.next = self.in_cfg_data.q.val();
+        self.delay_sweep_ram.write_data.next = self.in_cfg_data.q.val();
+        self.quantum_sweep_ram.write_enable.next = self.in_cfg_write.q.val() & (self.in_cfg_address.q.val() == self.reg_port[1].val());
+        self.delay_sweep_ram.write_enable.next = self.in_cfg_write.q.val() & (self.in_cfg_address.q.val() == self.reg_port[2].val());
         self.faces_nic_ram.write_clock.next = self.clock.val();
         self.faces_nic_ram.read_clock.next = self.clock.val();
         self.faces_nic_ram.write_address.next = bit_cast::<A, 8>(self.port_select.q.val());
@@ -682,8 +711,8 @@ impl<const A: usize> Logic for BufferManager<A> {
         }
         self.pause_time.clock.next = self.clock.val();
         self.pause_time.quanta.next = self.pause_quanta_now.val();
-        self.pause_time.quantum_q16.next = self.quantum_ram.read_data_a.val();
-        self.pause_time.delay_ns.next = self.delay_ram.read_data_a.val();
+        self.pause_time.quantum_q16.next = self.quantum_ram.read_data.val();
+        self.pause_time.delay_ns.next = self.delay_ram.read_data.val();
         self.s1_now.d.next = self.c1_now.q.val();
         // Stage D: the pool's counters (picked in C2, below).
         self.pool_now.next = self.s1_pool_bytes.q.val();
@@ -914,11 +943,11 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.sweep.pause_due_ns.next = self.s1_now.q.val() + (self.pause_time.pause_ns.val() >> 1);
         self.sweep.now_ns.next = self.c1_now.q.val();
         self.xoff_sweep_ram.read_address.next = self.sweep.pair_address.val();
-        self.quantum_ram.read_address_b.next = self.sweep.pair_address.val() >> 3;
-        self.delay_ram.read_address_b.next = self.sweep.pair_address.val() >> 3;
+        self.quantum_sweep_ram.read_address.next = self.sweep.pair_address.val() >> 3;
+        self.delay_sweep_ram.read_address.next = self.sweep.pair_address.val() >> 3;
         self.sweep.pair_xoff.next = self.xoff_sweep_ram.read_data.val();
-        self.sweep.pair_quantum_q16.next = self.quantum_ram.read_data_b.val();
-        self.sweep.pair_delay_ns.next = self.delay_ram.read_data_b.val();
+        self.sweep.pair_quantum_q16.next = self.quantum_sweep_ram.read_data.val();
+        self.sweep.pair_delay_ns.next = self.delay_sweep_ram.read_data.val();
         self.sweep.uet_policy.next = self.regs.uet_policy.val();
         self.sweep.tc_pool.next = self.regs.tc_pool.val();
         self.sweep.pfc_enabled.next = self.regs.pfc_enabled.val();
@@ -939,17 +968,16 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.s2_bytes.d.next = self.s1_bytes.q.val();
         self.s2_queue.d.next = self.egress_next.val();
         self.s2_trimmed.d.next = self.trim_ok.val();
-        self.s2_trimmed_dscp.d.next = 0.into();
+        self.s2_trim_codepoint.d.next = self.regs.trimmed_dscp.val();
+        if self.faces_nic_ram.read_data.val() {
+            self.s2_trim_codepoint.d.next = self.regs.trimmed_last_hop_dscp.val();
+        }
         if self.trim_ok.val() {
             self.s2_tc.d.next = self.trim_pool.val();
             self.s2_pool.d.next = self.trim_pool.val();
             self.s2_lossless.d.next = false;
             self.s2_bytes.d.next = self.min_charge.val();
             self.s2_queue.d.next = self.egress_write_data.val();
-            self.s2_trimmed_dscp.d.next = self.regs.trimmed_dscp.val();
-            if self.faces_nic_ram.read_data.val() {
-                self.s2_trimmed_dscp.d.next = self.regs.trimmed_last_hop_dscp.val();
-            }
         }
         self.s2_pause.d.next = self.pause_now.val();
         self.s2_resume.d.next = self.resume_now.val();
@@ -974,7 +1002,11 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.query_expiry_ns.next = self.s2_query_expiry.q.val();
         self.query_egress_bytes.next = self.s2_query_bytes.q.val();
         self.trimmed.next = self.s2_trimmed.q.val() & self.s2_valid.q.val();
-        self.trimmed_dscp.next = self.s2_trimmed_dscp.q.val();
+        if self.s2_trimmed.q.val() {
+            self.trimmed_dscp.next = self.s2_trim_codepoint.q.val();
+        } else {
+            self.trimmed_dscp.next = 0.into();
+        }
         // Pause re-send channel.
         self.resend_valid.next = self.sweep.resend_valid.val();
         self.resend_port.next = self.sweep.resend_port.val();

@@ -16,11 +16,13 @@
 //! * length, stage D: `pause_ns`
 //!
 //! Latency 1 cycle; one pause per cycle. Two MULT18X18D (the quantum's
-//! high and low halves).
+//! high and low halves); the three words are summed carry-save, so one
+//! carry chain follows the multiplies instead of two.
 //!
 //! ```text
 //!  quanta x quantum_hi ─┐
-//!  quanta x quantum_lo >> 16 ─► + delay ─► 0 if quanta = 0 ─►[D] pause_ns
+//!  quanta x quantum_lo >> 16 ─┼─► carry-save ─► + ─► 0 if quanta = 0 ─►[D] pause_ns
+//!  delay ─────────────────────┘
 //! ```
 
 use rust_hdl::prelude::*;
@@ -38,6 +40,10 @@ pub struct PauseTime {
     quantum_lo: Signal<Local, Bits<16>>,
     hi_product: Signal<Local, Bits<32>>,
     lo_product: Signal<Local, Bits<32>>,
+    lo_shifted: Signal<Local, Bits<32>>,
+    /// The carry-save form of `hi + lo >> 16 + delay`: sum and carry words.
+    save_sum: Signal<Local, Bits<32>>,
+    save_carry: Signal<Local, Bits<32>>,
     length_ns: Signal<Local, Bits<32>>,
     length_reg: DFF<Bits<32>>,
 }
@@ -50,9 +56,14 @@ impl Logic for PauseTime {
         self.quantum_lo.next = self.quantum_q16.val().get_bits::<16>(0);
         self.hi_product.next = self.quanta.val() * self.quantum_hi.val();
         self.lo_product.next = self.quanta.val() * self.quantum_lo.val();
+        self.lo_shifted.next = self.lo_product.val() >> 16;
+        self.save_sum.next = self.hi_product.val() ^ self.lo_shifted.val() ^ self.delay_ns.val();
+        self.save_carry.next = ((self.hi_product.val() & self.lo_shifted.val())
+            | (self.hi_product.val() & self.delay_ns.val())
+            | (self.lo_shifted.val() & self.delay_ns.val())) << 1;
         self.length_ns.next = 0.into();
         if self.quanta.val() != 0 {
-            self.length_ns.next = self.hi_product.val() + (self.lo_product.val() >> 16) + self.delay_ns.val();
+            self.length_ns.next = self.save_sum.val() + self.save_carry.val();
         }
         self.length_reg.d.next = self.length_ns.val();
         self.pause_ns.next = self.length_reg.q.val();

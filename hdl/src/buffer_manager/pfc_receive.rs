@@ -23,12 +23,22 @@
 //! deadlines are written at the end of its cycle and seen by the query
 //! given in that same cycle (forwarded).
 //!
+//! The earliest end is picked in one step, not by a tree of three
+//! compare-and-choose levels: the 28 pairs of the eight registered ends
+//! are compared at once (one 33-bit subtraction each, its borrow the
+//! answer); class k is the earliest when its end is no later than any
+//! later class's and before every earlier class's (exactly one class is),
+//! and its end is chosen by an AND-OR of the eight: a carry chain and
+//! about four LUT levels instead of three chains and three 32-bit
+//! multiplexers in a row.
+//!
 //! ```text
 //!  frame ─► now + pause_ns ─► paused_until_ns ─► deadline_ram[c] (c in classes)
 //!  query_port ─► deadline_ram[0..8] (forwarding) ─► now < deadline? ─► query_paused
-//!                                                   └► min of those deadlines ─► query_expiry_ns
+//!                                                   └► [end per class] ─► 28 compares ─► earliest ─► query_expiry_ns
 //! ```
 
+use crate::build_checks::many;
 use crate::forwarding_ram::ForwardingRam;
 use rust_hdl::prelude::*;
 
@@ -56,8 +66,18 @@ pub struct PfcReceive<const A: usize> {
     class_paused: [Signal<Local, Bits<8>>; 8],
     class_expiry: [Signal<Local, Bits<32>>; 8],
     class_expiry_reg: [DFF<Bits<32>>; 8],
-    expiry_of_pairs: [Signal<Local, Bits<32>>; 4],
-    expiry_of_quads: [Signal<Local, Bits<32>>; 2],
+    /// Each class's end in 33 bits, for the borrow of a difference.
+    wide_expiry: [Signal<Local, Bits<33>>; 8],
+    /// At `8 i + j` for i < j: end j - end i (its borrow: j's end is
+    /// before i's); 0 elsewhere.
+    expiry_difference: [Signal<Local, Bits<33>>; 64],
+    /// At `8 i + j`: class i's end is no later than class j's (for j > i),
+    /// strictly before it (for j < i); set on the diagonal.
+    ends_first: [Signal<Local, Bit>; 64],
+    /// Class i holds the earliest end (the first such class).
+    earliest: [Signal<Local, Bit>; 8],
+    /// Class i's end if it is the earliest, else 0.
+    expiry_pick: [Signal<Local, Bits<32>>; 8],
     no_expiry: Constant<Bits<32>>,
 }
 
@@ -79,8 +99,11 @@ impl<const A: usize> Default for PfcReceive<A> {
             class_paused: Default::default(),
             class_expiry: Default::default(),
             class_expiry_reg: Default::default(),
-            expiry_of_pairs: Default::default(),
-            expiry_of_quads: Default::default(),
+            wide_expiry: Default::default(),
+            expiry_difference: many(),
+            ends_first: many(),
+            earliest: Default::default(),
+            expiry_pick: Default::default(),
             no_expiry: Constant::new(Bits::<32>::from(NO_EXPIRY as LiteralType)),
         }
     }
@@ -105,26 +128,50 @@ impl<const A: usize> Logic for PfcReceive<A> {
             self.class_expiry_reg[t].clock.next = self.clock.val();
             self.class_expiry_reg[t].d.next = self.class_expiry[t].val();
         }
-        // The earliest end of a pause: a tree of pairwise minima.
-        for k in 0..4 {
-            if self.class_expiry_reg[2 * k].q.val() < self.class_expiry_reg[2 * k + 1].q.val() {
-                self.expiry_of_pairs[k].next = self.class_expiry_reg[2 * k].q.val();
-            } else {
-                self.expiry_of_pairs[k].next = self.class_expiry_reg[2 * k + 1].q.val();
+        // The earliest end of a pause, in one step (see the module's doc).
+        // Widened one by one: hdl_gen loses a loop's index inside `bit_cast`.
+        self.wide_expiry[0].next = bit_cast::<33, 32>(self.class_expiry_reg[0].q.val());
+        self.wide_expiry[1].next = bit_cast::<33, 32>(self.class_expiry_reg[1].q.val());
+        self.wide_expiry[2].next = bit_cast::<33, 32>(self.class_expiry_reg[2].q.val());
+        self.wide_expiry[3].next = bit_cast::<33, 32>(self.class_expiry_reg[3].q.val());
+        self.wide_expiry[4].next = bit_cast::<33, 32>(self.class_expiry_reg[4].q.val());
+        self.wide_expiry[5].next = bit_cast::<33, 32>(self.class_expiry_reg[5].q.val());
+        self.wide_expiry[6].next = bit_cast::<33, 32>(self.class_expiry_reg[6].q.val());
+        self.wide_expiry[7].next = bit_cast::<33, 32>(self.class_expiry_reg[7].q.val());
+        for i in 0..8 {
+            for j in 0..8 {
+                self.expiry_difference[8 * i + j].next = 0.into();
+                if i < j {
+                    self.expiry_difference[8 * i + j].next = self.wide_expiry[j].val() - self.wide_expiry[i].val();
+                }
             }
         }
-        for k in 0..2 {
-            if self.expiry_of_pairs[2 * k].val() < self.expiry_of_pairs[2 * k + 1].val() {
-                self.expiry_of_quads[k].next = self.expiry_of_pairs[2 * k].val();
-            } else {
-                self.expiry_of_quads[k].next = self.expiry_of_pairs[2 * k + 1].val();
+        for i in 0..8 {
+            for j in 0..8 {
+                self.ends_first[8 * i + j].next = true;
+                if i < j {
+                    self.ends_first[8 * i + j].next = !self.expiry_difference[8 * i + j].val().get_bit(32);
+                }
+                if i > j {
+                    self.ends_first[8 * i + j].next = self.expiry_difference[8 * j + i].val().get_bit(32);
+                }
             }
         }
-        if self.expiry_of_quads[0].val() < self.expiry_of_quads[1].val() {
-            self.query_expiry_ns.next = self.expiry_of_quads[0].val();
-        } else {
-            self.query_expiry_ns.next = self.expiry_of_quads[1].val();
+        for i in 0..8 {
+            self.earliest[i].next = true;
+            for j in 0..8 {
+                if !self.ends_first[8 * i + j].val() {
+                    self.earliest[i].next = false;
+                }
+            }
+            self.expiry_pick[i].next = 0.into();
+            if self.earliest[i].val() {
+                self.expiry_pick[i].next = self.class_expiry_reg[i].q.val();
+            }
         }
+        self.query_expiry_ns.next = self.expiry_pick[0].val() | self.expiry_pick[1].val() | self.expiry_pick[2].val()
+            | self.expiry_pick[3].val() | self.expiry_pick[4].val() | self.expiry_pick[5].val()
+            | self.expiry_pick[6].val() | self.expiry_pick[7].val();
         self.query_paused.next = self.class_paused[0].val() | self.class_paused[1].val() | self.class_paused[2].val()
             | self.class_paused[3].val() | self.class_paused[4].val() | self.class_paused[5].val()
             | self.class_paused[6].val() | self.class_paused[7].val();

@@ -285,7 +285,6 @@ impl Sweep {
     }
 }
 
-/// The block's `drop_reason` code.
 /// The block's `drop_reason` code of a reference drop.
 pub fn drop_code(reason: Option<DropReason>) -> u64 {
     match reason {

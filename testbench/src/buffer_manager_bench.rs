@@ -281,7 +281,8 @@ impl Sweep {
     fn step(self, stall: bool, reset: bool, addresses: usize) -> Sweep {
         let read = if stall { self.address } else { self.next_address };
         let next_address = if reset { 0 } else if stall { self.next_address } else { (self.next_address + 1) % addresses };
-        Sweep { next_address, address: read, valid: !reset }
+        let address = if reset { addresses - 1 } else { read };
+        Sweep { next_address, address, valid: !reset }
     }
 }
 
@@ -337,6 +338,7 @@ impl<const A: usize> BufferManagerBench<A> {
         let mut stimulus = Vec::with_capacity(cycles.len());
         let mut sweep = Sweep::default();
         let mut paused_before = false;
+        let mut paused_two_before = false;
         let mut last_expiry: Option<u64> = None;
         let mut port_select = 0usize;
         let is_write = |c: usize| matches!(cycles.get(c), Some(Op::Write(_)));
@@ -353,8 +355,9 @@ impl<const A: usize> BufferManagerBench<A> {
             let expiry = pause_expiry(&reference, query_port, now);
             let expiry_before = std::mem::replace(&mut last_expiry, Some(expiry)).filter(|_| cycle > LATENCY);
             let port_bytes = reference.port_egress_bytes(query_port);
-            // The sweep decides on the next cycle with the events up to this one's predecessor.
-            sweep = sweep.step(paused_before || is_write(cycle) || (cycle > 0 && is_write(cycle - 1)), *op == Op::Reset, addresses);
+            // The sweep decides on the next cycle with the events up to this
+            // one's predecessor; a pause holds it a cycle after its own.
+            sweep = sweep.step(paused_two_before || is_write(cycle) || (cycle > 0 && is_write(cycle - 1)), *op == Op::Reset, addresses);
             let next_now = now + NS_PER_CYCLE;
             let candidate = sweep.valid.then(|| reference.resend_due(sweep.address >> 3, sweep.address & 7, next_now)).flatten();
             let mut paused_now = false;
@@ -405,7 +408,7 @@ impl<const A: usize> BufferManagerBench<A> {
                 expected[at][outputs::query_expiry_ns] = expiry_before;
                 expected[at][outputs::query_egress_bytes] = Some(port_bytes);
             }
-            let next_stalls = paused_now || is_write(cycle + 1) || is_write(cycle);
+            let next_stalls = paused_before || is_write(cycle + 1) || is_write(cycle);
             let next_resets = cycles.get(cycle + 1) == Some(&Op::Reset);
             // The re-send decided with the next cycle's time answers with the
             // events (same delay through the block).
@@ -427,6 +430,7 @@ impl<const A: usize> BufferManagerBench<A> {
                     e[outputs::resend_due_ns] = Some(f.t_ns);
                 }
             }
+            paused_two_before = paused_before;
             paused_before = paused_now;
         }
         blank_until_reset(&mut expected, LATENCY, outputs::COUNT);

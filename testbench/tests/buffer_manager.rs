@@ -3,7 +3,8 @@
 use hdl::buffer_manager::{BufferManager, MissingForward, LATENCY};
 use proptest::prelude::*;
 use ::synth::tools::{verilator_lint, write_verilog, yosys_synth, Family};
-use testbench::buffer_manager_bench::{inputs, outputs, strategies, BufferManagerBench, Fault, Op};
+use reference::buffer_manager::{BufferParams, DropReason, EgressMode};
+use testbench::buffer_manager_bench::{drop_code, inputs, outputs, strategies, BufferManagerBench, Fault, Op};
 use testbench::cosim::{check, first_mismatch, Trace};
 use testbench::proptest_cases;
 use testbench::verilator::{assert_corruption_caught, random_cosim, try_random_cosim, verilator_cycles, VerilatedModel};
@@ -141,7 +142,6 @@ fn verilog_synthesizes_for_ice40_with_block_ram() {
 /// (target/vcd/buffer_manager_pfc_example.vcd / .gtkw).
 #[test]
 fn the_vendor_pfc_example_in_hardware() {
-    use reference::buffer_manager::EgressMode;
     use reference::classify::{Classifier, UetCodepoints};
     use testbench::buffer_manager_bench::params;
     use testbench::cosim::run;
@@ -173,19 +173,25 @@ fn the_vendor_pfc_example_in_hardware() {
     w.close();
 }
 
+/// 16 ports; TC0 (pool 0, 200,908,800 B) the only lossless class; headroom
+/// 256,000 B, Xoff 700,000 B, Xon 300,000 B per (port, pool).
+fn tc0_lossless_params(egress_mode: EgressMode) -> BufferParams {
+    use reference::classify::{Classifier, UetCodepoints};
+    use testbench::buffer_manager_bench::params;
+    let classifier = Classifier { uet_policy: false, tc_pool: [0; 8], pfc_enabled: [true, false, false, false, false, false, false, false], codepoints: UetCodepoints::default() };
+    params(16, [200_908_800, 0, 0, 0, 0, 0, 0, 0], 256_000, 700_000, 300_000, egress_mode, [0; 8], classifier)
+}
+
 /// A pause at the default timing (400 Gbps, 500 ns: a full pause 84,384 ns)
 /// is re-sent every 42,192 ns while the port stays paused, each within one
 /// sweep (128 cycles of 50 ns) of falling due. Written with its VCD
 /// (target/vcd/buffer_manager_resend_example.vcd).
 #[test]
 fn a_pause_is_resent_every_half_pause_time_in_hardware() {
-    use reference::buffer_manager::EgressMode;
-    use reference::classify::{Classifier, UetCodepoints};
-    use testbench::buffer_manager_bench::{params, NS_PER_CYCLE};
+    use testbench::buffer_manager_bench::NS_PER_CYCLE;
     use testbench::cosim::run;
     use testbench::waves::Waves;
-    let classifier = Classifier { uet_policy: false, tc_pool: [0; 8], pfc_enabled: [true, false, false, false, false, false, false, false], codepoints: UetCodepoints::default() };
-    let p = params(16, [200_908_800, 0, 0, 0, 0, 0, 0, 0], 256_000, 700_000, 300_000, EgressMode::Dynamic { alpha_q10: 1024 }, [0; 8], classifier);
+    let p = tc0_lossless_params(EgressMode::Dynamic { alpha_q10: 1024 });
     let mut ops = vec![Op::Program(Box::new(p))];
     ops.extend((0..176).map(|_| Op::Arrive { ingress_port: 5, egress_port: 2, dscp: 0, bytes: 4000 }));
     ops.extend((0..4_000).map(|_| Op::Idle));
@@ -215,12 +221,9 @@ fn a_pause_is_resent_every_half_pause_time_in_hardware() {
 /// out before the decision stage).
 #[test]
 fn port_timing_written_just_before_a_frame_is_used() {
-    use reference::buffer_manager::EgressMode;
-    use reference::classify::{Classifier, UetCodepoints};
     use reference::register_map::{RegisterWrite, BM_PORT_DELAY, BM_PORT_QUANTUM, BM_PORT_SELECT};
-    use testbench::buffer_manager_bench::{params, NS_PER_CYCLE};
-    let classifier = Classifier { uet_policy: false, tc_pool: [0; 8], pfc_enabled: [true, false, false, false, false, false, false, false], codepoints: UetCodepoints::default() };
-    let p = params(16, [200_908_800, 0, 0, 0, 0, 0, 0, 0], 256_000, 700_000, 300_000, EgressMode::Fixed, [0; 8], classifier);
+    use testbench::buffer_manager_bench::NS_PER_CYCLE;
+    let p = tc0_lossless_params(EgressMode::Fixed);
     let write = |address, data| Op::Write(RegisterWrite { address, data });
     let quantum_q16 = 3 << 16 | 0x8000;
     let mut ops = vec![Op::Program(Box::new(p))];
@@ -263,7 +266,7 @@ fn the_verilated_run_can_fail() {
 #[test]
 fn hardware_without_the_older_lookahead_is_caught() {
     assert_missing_forward_caught(MissingForward::OlderLookahead, "buffer_manager_lookahead_fault", |trace| {
-        let dynamic_drops = trace.expected.iter().filter(|e| e[outputs::drop_reason] == Some(3)).count();
+        let dynamic_drops = trace.expected.iter().filter(|e| e[outputs::drop_reason] == Some(drop_code(Some(DropReason::EgressLimit)))).count();
         assert!(dynamic_drops >= 20, "the stimulus meets the egress limit {dynamic_drops} times");
     });
 }
@@ -277,6 +280,45 @@ fn hardware_without_the_pool_pick_forward_is_caught() {
         let back_to_back = back_to_back_admissions_on_one_pool(trace);
         assert!(back_to_back >= 20, "the stimulus admits back to back on one pool {back_to_back} times");
     });
+}
+
+/// The sweep writes a re-send's next due time a cycle after the re-send,
+/// and so does a pause for its first due time; the pause takes the write
+/// port first (`resend_sweep`). Port 5's pause falls due; port 6's pause is
+/// decided in the cycle of that re-send. Hardware that forgets the waiting
+/// write re-sends port 5's pause again a sweep later and must be caught.
+#[test]
+fn hardware_that_loses_a_waiting_due_write_is_caught() {
+    let p = tc0_lossless_params(EgressMode::Dynamic { alpha_q10: 1024 });
+    let arrival = |ingress_port| Op::Arrive { ingress_port, egress_port: 2, dscp: 0, bytes: 4000 };
+    // 176 arrivals of 4,000 B cross the 700,000 B Xoff: port 5 pauses,
+    // port 6 waits one arrival short of it, sent at `idle_slot`.
+    let ops_with_second_pause_at = |idle_slot: Option<usize>| {
+        let mut ops = vec![Op::Program(Box::new(p.clone()))];
+        ops.extend((0..176).map(|_| arrival(5)));
+        ops.extend((0..175).map(|_| arrival(6)));
+        let mut idle = vec![Op::Idle; 2_000];
+        if let Some(slot) = idle_slot {
+            idle[slot] = arrival(6);
+        }
+        ops.extend(idle);
+        ops
+    };
+    let pause_beside_resend = |trace: &Trace| {
+        trace.expected.iter().any(|e| e[outputs::resend_valid] == Some(1) && e[outputs::resend_port] == Some(5) && e[outputs::pause_request] == Some(1))
+    };
+    let bench = Bench::new(PORTS as usize);
+    let alone = bench.trace(&ops_with_second_pause_at(None));
+    let first_resend = alone.expected.iter().position(|e| e[outputs::resend_valid] == Some(1)).expect("port 5's pause is re-sent");
+    let first_idle = 1 + (0..alone.cycles()).rev().find(|&c| alone.inputs[c][inputs::ev_arrival] == 1).expect("arrivals");
+    // The result of the input of cycle c is at index c + LATENCY - 1, with
+    // the re-send decided in the same cycle.
+    let slot = first_resend + 1 - LATENCY - first_idle;
+    let trace = bench.trace(&ops_with_second_pause_at(Some(slot)));
+    assert!(pause_beside_resend(&trace), "port 6's pause is not decided beside port 5's re-send (slot {slot})");
+    let faulty = Bench { missing_forward: Some(MissingForward::WaitingDueWrite), ..Bench::new(PORTS as usize) };
+    assert!(first_mismatch(&faulty, &trace).is_some(), "the sweep that loses a waiting write went unnoticed");
+    check(&bench, &trace, "buffer_manager_waiting_due_write").expect("the right hardware agrees");
 }
 
 /// On recorded stimulus that reaches what the forward is for

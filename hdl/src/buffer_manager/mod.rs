@@ -73,9 +73,10 @@
 //! The re-send scheduler sweeps the `2^A` (port, pool) pairs round robin,
 //! one per cycle: a paused pair whose due time has come emits one re-send
 //! (at most one per cycle, so none is lost when many fall due together)
-//! and its due time moves on by half a full pause. It decides with the
-//! events up to two cycles back; it holds its place (no emission) in a
-//! cycle in which an event sends a pause, and in the cycle of and after a
+//! and its due time moves on by half a full pause (written a cycle later).
+//! It decides with the events up to two cycles back; it holds its place
+//! (no emission) in the cycle after an event sends a pause (when the
+//! pause's first due time is written), and in the cycle of and after a
 //! configuration write. A pair is seen again after `2^A` cycles plus
 //! holds: with re-send intervals of at least `2^A` clock periods (half a
 //! full pause is 10.5 us or more up to 1.6 Tb/s; 2^A = 2048 cycles at 256
@@ -102,17 +103,17 @@
 //! ```
 //!
 //! Fmax and size (LFE5U-85F, out of context, seed 1, Yosys 0.23, nextpnr-ecp5
-//! 0.11): 16 ports 70.0 MHz at speed 8, 7,887 LUT4, 4,408 FF, 20 DP16KD,
-//! 18 MULT18X18D, 1,739 CCU2C; 128 ports 65.0 MHz, 7,302 LUT4, 4,451 FF,
+//! 0.11): 16 ports 69.9 MHz at speed 8, 8,735 LUT4, 4,616 FF, 20 DP16KD,
+//! 18 MULT18X18D, 1,739 CCU2C; 128 ports 67.3 MHz, 7,980 LUT4, 4,665 FF,
 //! 43 DP16KD (speed 6: see the README). The arrival's decision in D sets
-//! the pace at both sizes, and the twelve slowest registers are its own
-//! (its pool registers and the next event's pool counters picked in C2,
-//! the counters' forwarding and copies it writes, the result's queue
-//! bytes, the sweep's due-time write enabled by the decision's pause) but
-//! for the look-ahead's last candidate, which waits for the classified
-//! pool. The feed-forward paths that led beside it (the query's earliest
-//! pause end, the pause's length from an unregistered RAM, the trimmed
-//! codepoint) are cut; what is left in one cycle is the decision's loop.
+//! the pace at both sizes: the twelve slowest registers are its own (its
+//! pool registers and the next event's pool counters picked in C2, the
+//! trimmed counter's forwarding, the query copy) but for the look-ahead's
+//! last candidate, which waits for the classified pool. The feed-forward
+//! paths that led beside it (the query's earliest pause end, the pause's
+//! length from an unregistered RAM, the trimmed codepoint, the result's
+//! queue bytes, the sweep's due-time write and its hold on the decision's
+//! pause) are cut; what is left in one cycle is the decision's loop.
 //!
 //! Drop reasons are [`DropCode`] values.
 
@@ -328,7 +329,15 @@ pub struct BufferManager<const A: usize> {
     s2_pool: DFF<Bits<3>>,
     s2_lossless: DFF<Bit>,
     s2_bytes: DFF<Bits<16>>,
-    s2_queue: DFF<Bits<32>>,
+    /// The egress queue's bytes as each outcome leaves them (unchanged,
+    /// the packet added, released, trimmed into pool 1), registered beside
+    /// the outcome and picked on the output, so the decision's outcome
+    /// ends at a bit and not at a 32-bit multiplexer.
+    s2_queue_unchanged: DFF<Bits<32>>,
+    s2_queue_added: DFF<Bits<32>>,
+    s2_queue_released: DFF<Bits<32>>,
+    s2_queue_trimmed: DFF<Bits<32>>,
+    s2_added_at_egress: DFF<Bit>,
     s2_pause: DFF<Bit>,
     s2_resume: DFF<Bit>,
     s2_classes: DFF<Bits<8>>,
@@ -408,6 +417,9 @@ pub enum MissingForward {
     /// Stage C2 picks the next event's pool counters from the pool
     /// registers without the write stage D makes in the same cycle.
     PoolPick,
+    /// The re-send sweep loses a re-send's due-time write that waits
+    /// behind a pause (`resend_sweep`).
+    WaitingDueWrite,
 }
 
 impl<const A: usize> BufferManager<A> {
@@ -427,6 +439,7 @@ impl<const A: usize> BufferManager<A> {
         check_ports::<A>("buffer manager", ports)?;
         let older_lookahead = missing != Some(MissingForward::OlderLookahead);
         let pool_pick_forward = missing != Some(MissingForward::PoolPick);
+        let keep_waiting_due_write = missing != Some(MissingForward::WaitingDueWrite);
         Ok(BufferManager {
             clock: Default::default(), reset: Default::default(),
             cfg_write: Default::default(), cfg_address: Default::default(), cfg_data: Default::default(),
@@ -446,7 +459,7 @@ impl<const A: usize> BufferManager<A> {
             resend_classes: Default::default(), resend_due_ns: Default::default(),
             early_regs: Default::default(), regs: Default::default(), classify: Default::default(),
             lookahead: LimitLookahead::new(older_lookahead), group: Default::default(),
-            pause_time: Default::default(), pfc: Default::default(), sweep: Default::default(),
+            pause_time: Default::default(), pfc: Default::default(), sweep: ResendSweep::new(keep_waiting_due_write),
             port_select: Default::default(), faces_nic_ram: zero_ram(),
             quantum_ram: OutputRegisteredRam::new(true), delay_ram: OutputRegisteredRam::new(true),
             quantum_sweep_ram: zero_ram(), delay_sweep_ram: zero_ram(),
@@ -476,7 +489,9 @@ impl<const A: usize> BufferManager<A> {
             s2_valid: Default::default(), s2_release: Default::default(), s2_admitted: Default::default(),
             s2_drop: Default::default(), s2_headroom: Default::default(), s2_tc: Default::default(),
             s2_pool: Default::default(), s2_lossless: Default::default(), s2_bytes: Default::default(),
-            s2_queue: Default::default(), s2_pause: Default::default(), s2_resume: Default::default(),
+            s2_queue_unchanged: Default::default(), s2_queue_added: Default::default(),
+            s2_queue_released: Default::default(), s2_queue_trimmed: Default::default(),
+            s2_added_at_egress: Default::default(), s2_pause: Default::default(), s2_resume: Default::default(),
             s2_classes: Default::default(), s2_pfc: Default::default(), s2_until: Default::default(),
             s2_query: Default::default(), s2_query_expiry: Default::default(), s2_query_bytes: Default::default(), s2_trimmed: Default::default(),
             s2_trim_codepoint: Default::default(),
@@ -520,8 +535,8 @@ impl<const A: usize> Logic for BufferManager<A> {
             c1_tc, c1_pool, c1_class_lossless, c1_retransmit, c1_trimmable, c1_in_address, c1_eg_address,
             s1_arrival, s1_probe, s1_release, s1_in_address, s1_eg_address, s1_port_address, s1_pool, s1_pool_size, s1_pool_bytes, s1_pool_egress_bytes, s1_tc,
             s1_lossless, s1_trimmable, s1_bytes, s1_pfc, s1_classes, s1_now,
-            s2_valid, s2_release, s2_admitted, s2_drop, s2_headroom, s2_tc, s2_pool, s2_lossless, s2_bytes, s2_queue,
-            s2_pause, s2_resume, s2_classes, s2_pfc, s2_until, s2_query, s2_query_expiry, s2_query_bytes, s2_trimmed, s2_trim_codepoint);
+            s2_valid, s2_release, s2_admitted, s2_drop, s2_headroom, s2_tc, s2_pool, s2_lossless, s2_bytes,
+            s2_queue_unchanged, s2_queue_added, s2_queue_released, s2_queue_trimmed, s2_added_at_egress, s2_pause, s2_resume, s2_classes, s2_pfc, s2_until, s2_query, s2_query_expiry, s2_query_bytes, s2_trimmed, s2_trim_codepoint);
         for p in 0..8 {
             self.pool_bytes[p].clock.next = self.clock.val();
             self.pool_bytes[p].d.next = self.pool_bytes[p].q.val();
@@ -966,7 +981,11 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.s2_pool.d.next = self.s1_pool.q.val();
         self.s2_lossless.d.next = self.s1_lossless.q.val();
         self.s2_bytes.d.next = self.s1_bytes.q.val();
-        self.s2_queue.d.next = self.egress_next.val();
+        self.s2_queue_unchanged.d.next = self.egress_ram.read_data.val();
+        self.s2_queue_added.d.next = self.egress_ram.read_data.val() + self.bytes32.val();
+        self.s2_queue_released.d.next = self.egress_ram.read_data.val() - self.bytes32.val();
+        self.s2_queue_trimmed.d.next = self.egress1_ram.read_data.val() + self.trim_charge.val();
+        self.s2_added_at_egress.d.next = self.added_at_egress.val();
         self.s2_trimmed.d.next = self.trim_ok.val();
         self.s2_trim_codepoint.d.next = self.regs.trimmed_dscp.val();
         if self.faces_nic_ram.read_data.val() {
@@ -977,7 +996,6 @@ impl<const A: usize> Logic for BufferManager<A> {
             self.s2_pool.d.next = self.trim_pool.val();
             self.s2_lossless.d.next = false;
             self.s2_bytes.d.next = self.min_charge.val();
-            self.s2_queue.d.next = self.egress_write_data.val();
         }
         self.s2_pause.d.next = self.pause_now.val();
         self.s2_resume.d.next = self.resume_now.val();
@@ -992,7 +1010,15 @@ impl<const A: usize> Logic for BufferManager<A> {
         self.result_pool.next = self.s2_pool.q.val();
         self.result_lossless.next = self.s2_lossless.q.val();
         self.charged_bytes.next = self.s2_bytes.q.val();
-        self.queue_bytes.next = self.s2_queue.q.val();
+        if self.s2_trimmed.q.val() {
+            self.queue_bytes.next = self.s2_queue_trimmed.q.val();
+        } else if self.s2_release.q.val() {
+            self.queue_bytes.next = self.s2_queue_released.q.val();
+        } else if self.s2_added_at_egress.q.val() {
+            self.queue_bytes.next = self.s2_queue_added.q.val();
+        } else {
+            self.queue_bytes.next = self.s2_queue_unchanged.q.val();
+        }
         self.pause_request.next = self.s2_pause.q.val() & self.s2_valid.q.val();
         self.resume_request.next = self.s2_resume.q.val() & self.s2_valid.q.val();
         self.pfc_classes.next = self.s2_classes.q.val();
